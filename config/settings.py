@@ -131,6 +131,10 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
+# Test runs and their live servers name a fast hasher here; production keeps Django's default.
+if os.environ.get("PASSWORD_HASHERS"):
+    PASSWORD_HASHERS = _env_list("PASSWORD_HASHERS", [])
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"

@@ -1,0 +1,52 @@
+"""Shared fixtures: the personas gm / player / outsider, a table and a session."""
+
+import os
+
+import pytest
+
+# Hashing passwords at full strength would dominate the run; live servers started by the
+# tests inherit this through the environment.
+os.environ.setdefault("PASSWORD_HASHERS", "django.contrib.auth.hashers.MD5PasswordHasher")
+
+from tests.factories import GameSessionFactory, MembershipFactory, TableFactory, UserFactory
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hasher(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def pytest_collection_modifyitems(config, items):
+    # Playwright's sync API leaves an event loop in the main thread, which breaks the sync
+    # ORM and pytest-asyncio afterwards: whatever else runs, browser tests run last.
+    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+
+
+@pytest.fixture
+def gm(db):
+    return UserFactory(username="gm")
+
+
+@pytest.fixture
+def player(db):
+    return UserFactory(username="player")
+
+
+@pytest.fixture
+def outsider(db):
+    return UserFactory(username="outsider")
+
+
+@pytest.fixture
+def table(gm):
+    return TableFactory(name="Friday table", gm=gm)
+
+
+@pytest.fixture
+def player_membership(table, player):
+    return MembershipFactory(table=table, user=player)
+
+
+@pytest.fixture
+def session(table, player_membership):
+    return GameSessionFactory(table=table, title="The Akashic Library")

@@ -1,0 +1,155 @@
+"""The session room's websocket: presence, live timeline, and catch-up after a reconnect.
+
+Group messages carry ids only. Each connection renders every event for its own user, so an
+event a user may not see is filtered here and its content never reaches that socket.
+"""
+
+from __future__ import annotations
+
+import json
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.template.loader import render_to_string
+from django.utils import translation
+
+from . import selectors, services
+
+CLOSE_NOT_A_MEMBER = 4403
+
+
+class SessionConsumer(AsyncWebsocketConsumer):
+    """One member's live connection to one session's room."""
+
+    async def connect(self):
+        self.session_id = int(self.scope["url_route"]["kwargs"]["session_id"])
+        self.user = self.scope.get("user")
+        self.group_name = f"session.{self.session_id}"
+        # Nothing is sent before the client says what it already has (the "sync" message).
+        self.cursor: int | None = None
+        self.language = _language_from_scope(self.scope)
+        access = await self._access()
+        # Accept, then close with an application code: a browser sees 4403, not a bare 403.
+        await self.accept()
+        if access is None:
+            await self.close(code=CLOSE_NOT_A_MEMBER)
+            return
+        self.is_gm = access
+        await self.channel_layer.group_add(self.group_name, self.channel_name)
+        await database_sync_to_async(services.presence_enter)(
+            session_id=self.session_id, user=self.user, channel_name=self.channel_name
+        )
+
+    async def disconnect(self, code):
+        if getattr(self, "group_name", None):
+            await self.channel_layer.group_discard(self.group_name, self.channel_name)
+            await database_sync_to_async(services.presence_leave)(channel_name=self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        access = await self._access()
+        if access is None:
+            await self.close(code=CLOSE_NOT_A_MEMBER)
+            return
+        self.is_gm = access
+        try:
+            message = json.loads(text_data or "{}")
+        except json.JSONDecodeError:
+            return
+        if not isinstance(message, dict):
+            return
+        if message.get("type") == "sync":
+            try:
+                last_seq = max(0, int(message.get("last_seq") or 0))
+            except (TypeError, ValueError):
+                last_seq = 0
+            self.cursor = last_seq
+            await self._send_events_after(last_seq, None)
+            await self._send_presence()
+
+    async def timeline_event(self, message):
+        seq = int(message["seq"])
+        if self.cursor is None or seq <= self.cursor:
+            return
+        # Fetch the whole gap, not just this id: events appended in other processes may be
+        # announced out of order, and the client must receive them in sequence.
+        await self._send_events_after(self.cursor, seq)
+
+    async def presence_changed(self, message):
+        if self.cursor is not None:
+            await self._send_presence()
+
+    async def _send_events_after(self, after_seq: int, up_to_seq: int | None):
+        html, new_cursor = await self._render_events(after_seq, up_to_seq)
+        if new_cursor is not None:
+            self.cursor = max(self.cursor or 0, new_cursor)
+        if html:
+            await self.send(text_data=html)
+
+    @database_sync_to_async
+    def _access(self) -> bool | None:
+        """Return whether the user is the GM, or None if they may not be in this room."""
+        found = selectors.session_for_member(user=self.user, session_id=self.session_id)
+        if found is None:
+            return None
+        _session, membership = found
+        return membership.role == membership.Role.GM
+
+    @database_sync_to_async
+    def _render_events(self, after_seq: int, up_to_seq: int | None):
+        events = list(
+            selectors.events_after(
+                session_id=self.session_id,
+                user=self.user,
+                is_gm=self.is_gm,
+                after_seq=after_seq,
+                up_to_seq=up_to_seq,
+            )
+        )
+        new_cursor = up_to_seq if up_to_seq is not None else (events[-1].seq if events else None)
+        if not events:
+            return "", new_cursor
+        with translation.override(self.language):
+            html = render_to_string(
+                "sessions_app/session_room.html#timeline-append",
+                {"events": events, "viewer": self.user, "viewer_is_gm": self.is_gm},
+            )
+        return html, new_cursor
+
+    async def _send_presence(self):
+        html = await self._render_presence()
+        await self.send(text_data=html)
+
+    @database_sync_to_async
+    def _render_presence(self) -> str:
+        with translation.override(self.language):
+            return render_to_string(
+                "sessions_app/session_room.html#presence",
+                {
+                    "present": selectors.present_users(session_id=self.session_id),
+                    "viewer": self.user,
+                    "oob": True,
+                },
+            )
+
+
+def _language_from_scope(scope) -> str:
+    """Pick the language the page was rendered in: the language cookie, else Accept-Language."""
+    from django.conf import settings
+    from django.utils.translation import get_supported_language_variant
+
+    headers = dict(scope.get("headers") or [])
+    cookies = scope.get("cookies") or {}
+    candidates = []
+    if cookies.get(settings.LANGUAGE_COOKIE_NAME):
+        candidates.append(cookies[settings.LANGUAGE_COOKIE_NAME])
+    accept = headers.get(b"accept-language", b"").decode("latin-1")
+    for part in accept.split(","):
+        code = part.split(";")[0].strip()
+        if code and code != "*":
+            candidates.append(code)
+    for code in candidates:
+        try:
+            return get_supported_language_variant(code)
+        except LookupError:
+            continue
+    return settings.LANGUAGE_CODE

@@ -1,0 +1,89 @@
+"""Selectors: every read of tables, memberships, sessions and what a user may see of them."""
+
+from __future__ import annotations
+
+from django.db.models import Q, QuerySet
+
+from .models import GameSession, Membership, Presence, RulesProfile, Table, TimelineEvent
+
+
+def membership_get(*, user, table_id: int) -> Membership | None:
+    """Return the user's membership of the table, or None (anonymous users have none)."""
+    if user is None or not user.is_authenticated:
+        return None
+    return Membership.objects.filter(user=user, table_id=table_id).first()
+
+
+def is_member(user, table: Table) -> bool:
+    return membership_get(user=user, table_id=table.pk) is not None
+
+
+def is_gm(user, table: Table) -> bool:
+    membership = membership_get(user=user, table_id=table.pk)
+    return membership is not None and membership.role == Membership.Role.GM
+
+
+def tables_for_user(*, user) -> QuerySet[Table]:
+    return Table.objects.filter(memberships__user=user).select_related("gm").distinct()
+
+
+def table_members(*, table: Table) -> QuerySet[Membership]:
+    return table.memberships.select_related("user").order_by("-role", "joined_at", "id")
+
+
+def rules_profiles_for_table(*, table: Table) -> QuerySet[RulesProfile]:
+    return RulesProfile.objects.filter(Q(table__isnull=True) | Q(table=table))
+
+
+def session_for_member(*, user, session_id: int) -> tuple[GameSession, Membership] | None:
+    """Return the session and the user's membership of its table, or None if not a member."""
+    session = (
+        GameSession.objects.select_related("table", "rules_profile").filter(pk=session_id).first()
+    )
+    if session is None:
+        return None
+    membership = membership_get(user=user, table_id=session.table_id)
+    if membership is None:
+        return None
+    return session, membership
+
+
+def visible_events(*, session_id: int, user, is_gm: bool) -> QuerySet[TimelineEvent]:
+    """Return the session's events this user may see, in order.
+
+    The filter runs in the database so that hidden events are never loaded for rendering.
+    """
+    events = TimelineEvent.objects.filter(session_id=session_id)
+    if not is_gm:
+        listed_for_user = TimelineEvent.audience.through.objects.filter(user=user).values(
+            "timelineevent_id"
+        )
+        events = events.filter(
+            Q(visibility=TimelineEvent.Visibility.EVERYONE)
+            | Q(visibility=TimelineEvent.Visibility.USERS, pk__in=listed_for_user)
+        )
+    return events.select_related("actor").order_by("seq")
+
+
+def events_after(*, session_id: int, user, is_gm: bool, after_seq: int, up_to_seq: int | None = None):
+    """Return the visible events with a sequence number above `after_seq` (and up to `up_to_seq`)."""
+    events = visible_events(session_id=session_id, user=user, is_gm=is_gm).filter(
+        seq__gt=after_seq
+    )
+    if up_to_seq is not None:
+        events = events.filter(seq__lte=up_to_seq)
+    return events
+
+
+def recent_events(*, session_id: int, user, is_gm: bool, limit: int = 200) -> list[TimelineEvent]:
+    """Return the last `limit` visible events, oldest first."""
+    events = visible_events(session_id=session_id, user=user, is_gm=is_gm)
+    return list(reversed(events.order_by("-seq")[:limit]))
+
+
+def present_users(*, session_id: int) -> list:
+    """Return the users with at least one open socket in the room, by name."""
+    seen = {}
+    for presence in Presence.objects.filter(session_id=session_id).select_related("user"):
+        seen.setdefault(presence.user_id, presence.user)
+    return sorted(seen.values(), key=lambda user: user.get_username().lower())

@@ -1,0 +1,732 @@
+"""Standard RPG System (SRS) dice rules: checks, contests, exact odds and roll-box commands.
+
+This module imports nothing from Django or from the rest of the project, so that views,
+services, consumers and bots can share one copy of the rules and the tests need no database.
+Randomness is always injectable; the default is the operating system's generator because
+players must not be able to predict a GM's secret roll.
+"""
+
+# Sources: the digest /work/shared/rules/srs.md (sections 1, 2, 4) and the seed
+# /work/shared/seeds/003_ba3c6eee1105a7df.txt (行為判定ルール, 対決による判定). The seed wins.
+#
+# No disagreement between them changes a result. Where the digest says more than the seed,
+# the extra is an inference this module also relies on:
+# - Action fumble: the seed only says the reaction side need not roll
+#   (リアクション側は判定を行なう必要はない); the digest adds "the reaction side wins". That
+#   follows from a fumble being an automatic failure (自動失敗), so the reaction side wins.
+# - Reaction critical against a non-critical action: not spelled out in the seed; it follows
+#   from a critical being an automatic success (自動成功), so the reaction side wins.
+# - The seed gives no order for the contest rules; the digest numbers them. Only both sides
+#   fumbling depends on the order, and the seed settles it: after an action fumble the
+#   reaction side does not roll at all, so the action fumble is checked first.
+# - The digest's example of a designer option ("a skill that lowers the critical value") is
+#   narrower than the seed, which lets data change either value in any direction
+#   (何らかのデータによって変動); critical and fumble are therefore plain parameters.
+# - Only the reaction side may be unable to roll (判定ができない) in the seed, and the digest
+#   agrees; contest() therefore refuses an action side without dice.
+# - "trivial" (difficulty below 6) is not in the seed's table; the app needs a name for it.
+
+import re
+import secrets
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from random import Random
+from typing import Any
+
+DEFAULT_CRITICAL = 12
+DEFAULT_FUMBLE = 2
+
+OUTCOME_CRITICAL = "critical"
+OUTCOME_FUMBLE = "fumble"
+OUTCOME_SUCCESS = "success"
+OUTCOME_FAILURE = "failure"
+OUTCOME_ACHIEVED = "achieved"
+OUTCOMES = (OUTCOME_CRITICAL, OUTCOME_FUMBLE, OUTCOME_SUCCESS, OUTCOME_FAILURE, OUTCOME_ACHIEVED)
+
+ACTION = "action"
+REACTION = "reaction"
+
+REASON_ACTION_FUMBLE = "action_fumble"
+REASON_REACTION_FUMBLE = "reaction_fumble"
+REASON_ACTION_CRITICAL = "action_critical"
+REASON_BOTH_CRITICAL = "both_critical"
+REASON_REACTION_CRITICAL = "reaction_critical"
+REASON_HIGHER_ACHIEVEMENT = "higher_achievement"
+REASON_TIE_REACTION_PRIORITY = "tie_reaction_priority"
+CONTEST_REASONS = (
+    REASON_ACTION_FUMBLE,
+    REASON_REACTION_FUMBLE,
+    REASON_ACTION_CRITICAL,
+    REASON_BOTH_CRITICAL,
+    REASON_REACTION_CRITICAL,
+    REASON_HIGHER_ACHIEVEMENT,
+    REASON_TIE_REACTION_PRIORITY,
+)
+
+BAND_TRIVIAL = "trivial"
+BAND_EASY = "easy"
+BAND_ORDINARY = "ordinary"
+BAND_HARD = "hard"
+BAND_EXTREME = "extreme"
+
+KIND_CHECK = "check"
+KIND_SUM = "sum"
+
+MAX_DICE_COUNT = 100
+MAX_DICE_FACES = 1000
+# Long enough for any real command; short enough that int() never sees a huge literal.
+MAX_COMMAND_CHARS = 100
+
+_OUTCOMES_PER_SIDE = 36
+
+# A secure generator by default: a predictable PRNG would let a player foresee secret rolls.
+_SYSTEM_RANDOM = secrets.SystemRandom()
+
+
+def _require_int(name: str, number: Any) -> int:
+    # bool is an int subclass; True as a judgement value is always a bug upstream.
+    if isinstance(number, bool) or not isinstance(number, int):
+        raise TypeError(f"{name} must be an int, got {number!r}")
+    return number
+
+
+def _require_optional_int(name: str, number: Any) -> int | None:
+    return None if number is None else _require_int(name, number)
+
+
+def _pair_of_d6(dice: Any) -> tuple[int, int]:
+    if isinstance(dice, str | bytes) or not isinstance(dice, Sequence) or len(dice) != 2:
+        raise ValueError(f"dice must be a pair of d6 faces or None, got {dice!r}")
+    for face in dice:
+        if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 6:
+            raise ValueError(f"a d6 face must be an int from 1 to 6, got {face!r}")
+    return (dice[0], dice[1])
+
+
+# --------------------------------------------------------------------------- action check
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    value: int
+    dice: tuple[int, int] | None
+    modifier: int
+    difficulty: int | None
+    critical: int
+    fumble: int
+    dice_total: int | None
+    outcome: str
+    achievement: int | None
+    success: bool | None
+
+    @property
+    def is_critical(self) -> bool:
+        return self.outcome == OUTCOME_CRITICAL
+
+    @property
+    def is_fumble(self) -> bool:
+        return self.outcome == OUTCOME_FUMBLE
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the inputs and the verdict as plain JSON types."""
+        return {
+            "value": self.value,
+            "dice": None if self.dice is None else list(self.dice),
+            "modifier": self.modifier,
+            "difficulty": self.difficulty,
+            "critical": self.critical,
+            "fumble": self.fumble,
+            "dice_total": self.dice_total,
+            "outcome": self.outcome,
+            "achievement": self.achievement,
+            "success": self.success,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "CheckResult":
+        """Rebuild a result from to_dict() output, re-deciding it from its inputs."""
+        # Re-deciding instead of trusting stored verdicts means a row edited by hand (or
+        # written by an older rule) cannot smuggle in an outcome the rules would not give.
+        result = check(
+            data["value"],
+            data["dice"],
+            modifier=data["modifier"],
+            difficulty=data["difficulty"],
+            critical=data["critical"],
+            fumble=data["fumble"],
+        )
+        _refuse_mismatch(result.to_dict(), data)
+        return result
+
+
+def _refuse_mismatch(recomputed: dict[str, Any], stored: dict[str, Any]) -> None:
+    for key, value in recomputed.items():
+        if key in stored and stored[key] != value:
+            raise ValueError(f"stored {key}={stored[key]!r} does not follow the rules ({value!r})")
+
+
+def _decide(
+    dice_total: int | None,
+    value: int,
+    modifier: int,
+    difficulty: int | None,
+    critical: int,
+    fumble: int,
+) -> tuple[str, int | None, bool | None]:
+    # The seed compares the raw dice (振ったダイスの目), not the modified total, so a big
+    # modifier can neither cause nor prevent a critical or a fumble.
+    if dice_total is not None and dice_total >= critical:
+        return OUTCOME_CRITICAL, None, True
+    if dice_total is not None and dice_total <= fumble:
+        return OUTCOME_FUMBLE, None, False
+    achievement = value + modifier + (dice_total or 0)
+    if difficulty is None:
+        return OUTCOME_ACHIEVED, achievement, None
+    if achievement >= difficulty:
+        return OUTCOME_SUCCESS, achievement, True
+    return OUTCOME_FAILURE, achievement, False
+
+
+def check(
+    value: int,
+    dice: Sequence[int] | None,
+    *,
+    modifier: int = 0,
+    difficulty: int | None = None,
+    critical: int = DEFAULT_CRITICAL,
+    fumble: int = DEFAULT_FUMBLE,
+) -> CheckResult:
+    """Resolve one action check (行為判定) from the judgement value and the faces rolled.
+
+    Pass ``dice=None`` for a side that cannot roll (判定ができない): its achievement is
+    value + modifier and it can neither critical nor fumble. Leave ``difficulty`` as None
+    when the GM asks only for the achievement. Raise ValueError for faces outside 1-6.
+    """
+    _require_int("value", value)
+    _require_int("modifier", modifier)
+    _require_optional_int("difficulty", difficulty)
+    _require_int("critical", critical)
+    _require_int("fumble", fumble)
+    faces = None if dice is None else _pair_of_d6(dice)
+    dice_total = None if faces is None else faces[0] + faces[1]
+    outcome, achievement, success = _decide(
+        dice_total, value, modifier, difficulty, critical, fumble
+    )
+    return CheckResult(
+        value=value,
+        dice=faces,
+        modifier=modifier,
+        difficulty=difficulty,
+        critical=critical,
+        fumble=fumble,
+        dice_total=dice_total,
+        outcome=outcome,
+        achievement=achievement,
+        success=success,
+    )
+
+
+def difficulty_band(difficulty: int) -> str:
+    """Name the seed's difficulty band (難易度と行為のイメージ表) that a difficulty falls in."""
+    _require_int("difficulty", difficulty)
+    if difficulty >= 16:
+        return BAND_EXTREME
+    if difficulty >= 12:
+        return BAND_HARD
+    if difficulty >= 9:
+        return BAND_ORDINARY
+    if difficulty >= 6:
+        return BAND_EASY
+    return BAND_TRIVIAL
+
+
+# --------------------------------------------------------------------------- contest
+
+
+@dataclass(frozen=True)
+class ContestResult:
+    action: CheckResult
+    reaction: CheckResult | None
+    winner: str
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return both sides and the verdict as plain JSON types."""
+        return {
+            "action": self.action.to_dict(),
+            "reaction": None if self.reaction is None else self.reaction.to_dict(),
+            "winner": self.winner,
+            "reason": self.reason,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "ContestResult":
+        """Rebuild a contest from to_dict() output, re-deciding it from both sides."""
+        reaction_data = data["reaction"]
+        result = contest(
+            CheckResult.from_dict(data["action"]),
+            None if reaction_data is None else CheckResult.from_dict(reaction_data),
+        )
+        _refuse_mismatch({"winner": result.winner, "reason": result.reason}, data)
+        return result
+
+
+def contest(action: CheckResult, reaction: CheckResult | None) -> ContestResult:
+    """Decide an opposed check (対決) between the action side and the reaction side.
+
+    Pass ``reaction=None`` only after an action fumble, when the reaction side need not
+    roll. Any difficulty on either side is ignored: a contest compares the two sides.
+    """
+    if not isinstance(action, CheckResult):
+        raise TypeError(f"action must be a CheckResult, got {action!r}")
+    if reaction is not None and not isinstance(reaction, CheckResult):
+        raise TypeError(f"reaction must be a CheckResult or None, got {reaction!r}")
+    if action.dice is None:
+        raise ValueError("the action side must roll; only the reaction side may be unable to")
+
+    def decided(winner: str, reason: str) -> ContestResult:
+        return ContestResult(action=action, reaction=reaction, winner=winner, reason=reason)
+
+    # First because it makes the reaction roll unnecessary: when both "fumble", the
+    # reaction side never rolled and wins.
+    if action.is_fumble:
+        return decided(REACTION, REASON_ACTION_FUMBLE)
+    if reaction is None:
+        raise ValueError("the reaction side may skip its roll only after an action fumble")
+    if reaction.is_fumble:
+        return decided(ACTION, REASON_REACTION_FUMBLE)
+    if action.is_critical:
+        if reaction.is_critical:
+            return decided(REACTION, REASON_BOTH_CRITICAL)
+        return decided(ACTION, REASON_ACTION_CRITICAL)
+    if reaction.is_critical:
+        return decided(REACTION, REASON_REACTION_CRITICAL)
+    if action.achievement > reaction.achievement:
+        return decided(ACTION, REASON_HIGHER_ACHIEVEMENT)
+    if action.achievement < reaction.achievement:
+        return decided(REACTION, REASON_HIGHER_ACHIEVEMENT)
+    return decided(REACTION, REASON_TIE_REACTION_PRIORITY)
+
+
+# --------------------------------------------------------------------------- exact odds
+
+
+def _count_2d6_totals() -> dict[int, int]:
+    ways: dict[int, int] = {}
+    for first in range(1, 7):
+        for second in range(1, 7):
+            ways[first + second] = ways.get(first + second, 0) + 1
+    return ways
+
+
+# Odds only depend on the total, so the 36 outcomes fold into 11 weighted totals once.
+_TWO_D6_TOTAL_WAYS = tuple(sorted(_count_2d6_totals().items()))
+
+
+def _side_distribution(
+    value: int, modifier: int, critical: int, fumble: int, can_roll: bool
+) -> tuple[int, int, tuple[tuple[int, int], ...]]:
+    """Return (critical ways, fumble ways, (achievement, ways) pairs) out of 36."""
+    if not can_roll:
+        return 0, 0, ((value + modifier, _OUTCOMES_PER_SIDE),)
+    critical_ways = fumble_ways = 0
+    achievements: list[tuple[int, int]] = []
+    for total, ways in _TWO_D6_TOTAL_WAYS:
+        outcome, achievement, _ = _decide(total, value, modifier, None, critical, fumble)
+        if outcome == OUTCOME_CRITICAL:
+            critical_ways += ways
+        elif outcome == OUTCOME_FUMBLE:
+            fumble_ways += ways
+        else:
+            achievements.append((achievement, ways))
+    return critical_ways, fumble_ways, tuple(achievements)
+
+
+@dataclass(frozen=True)
+class CheckChances:
+    critical: Fraction
+    fumble: Fraction
+    success: Fraction
+    failure: Fraction
+
+    def to_dict(self) -> dict[str, str]:
+        """Return the chances as exact "n/d" strings (JSON has no fractions)."""
+        return {
+            "critical": str(self.critical),
+            "fumble": str(self.fumble),
+            "success": str(self.success),
+            "failure": str(self.failure),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, str]) -> "CheckChances":
+        """Rebuild chances from to_dict() output."""
+        return cls(**{name: Fraction(data[name]) for name in cls.__dataclass_fields__})
+
+
+def check_chances(
+    value: int,
+    *,
+    modifier: int = 0,
+    difficulty: int,
+    critical: int = DEFAULT_CRITICAL,
+    fumble: int = DEFAULT_FUMBLE,
+) -> CheckChances:
+    """Compute the exact chances of a check before it is rolled.
+
+    ``success`` includes critical and ``failure`` includes fumble, so they sum to 1.
+    """
+    for name, number in (("value", value), ("modifier", modifier), ("difficulty", difficulty)):
+        _require_int(name, number)
+    _require_int("critical", critical)
+    _require_int("fumble", fumble)
+    critical_ways, fumble_ways, achievements = _side_distribution(
+        value, modifier, critical, fumble, can_roll=True
+    )
+    success_ways = critical_ways + sum(ways for got, ways in achievements if got >= difficulty)
+    return CheckChances(
+        critical=Fraction(critical_ways, _OUTCOMES_PER_SIDE),
+        fumble=Fraction(fumble_ways, _OUTCOMES_PER_SIDE),
+        success=Fraction(success_ways, _OUTCOMES_PER_SIDE),
+        failure=Fraction(_OUTCOMES_PER_SIDE - success_ways, _OUTCOMES_PER_SIDE),
+    )
+
+
+def contest_chance(
+    action_value: int,
+    reaction_value: int,
+    *,
+    action_modifier: int = 0,
+    reaction_modifier: int = 0,
+    reaction_can_roll: bool = True,
+    critical: int = DEFAULT_CRITICAL,
+    fumble: int = DEFAULT_FUMBLE,
+) -> Fraction:
+    """Compute the exact chance that the action side wins a contest (36 x 36 outcomes).
+
+    The reaction side wins otherwise: every contest is decided.
+    """
+    for name, number in (
+        ("action_value", action_value),
+        ("reaction_value", reaction_value),
+        ("action_modifier", action_modifier),
+        ("reaction_modifier", reaction_modifier),
+        ("critical", critical),
+        ("fumble", fumble),
+    ):
+        _require_int(name, number)
+    action_critical, action_fumble, action_achievements = _side_distribution(
+        action_value, action_modifier, critical, fumble, can_roll=True
+    )
+    reaction_critical, reaction_fumble, reaction_achievements = _side_distribution(
+        reaction_value, reaction_modifier, critical, fumble, reaction_can_roll
+    )
+    reaction_plain = _OUTCOMES_PER_SIDE - reaction_critical - reaction_fumble
+    # Mirrors contest(): anything but an action fumble beats a reaction fumble; an action
+    # critical beats any plain reaction; plain against plain needs a strictly higher
+    # achievement because ties go to the reaction side.
+    action_wins = (_OUTCOMES_PER_SIDE - action_fumble) * reaction_fumble
+    action_wins += action_critical * reaction_plain
+    for action_achievement, action_ways in action_achievements:
+        beaten = sum(ways for got, ways in reaction_achievements if got < action_achievement)
+        action_wins += action_ways * beaten
+    return Fraction(action_wins, _OUTCOMES_PER_SIDE * _OUTCOMES_PER_SIDE)
+
+
+def roll_2d6(rng: Random | None = None) -> tuple[int, int]:
+    """Roll two six-sided dice, with the operating system's generator unless given one."""
+    generator = _SYSTEM_RANDOM if rng is None else rng
+    return (generator.randint(1, 6), generator.randint(1, 6))
+
+
+# --------------------------------------------------------------------------- roll-box commands
+
+
+class CommandError(ValueError):
+    """A roll-box command that is not understood; the message says which part."""
+
+
+@dataclass(frozen=True)
+class ParsedCommand:
+    text: str
+    kind: str
+    secret: bool
+    count: int
+    faces: int
+    modifier: int
+    target: int | None
+    critical: int | None
+    fumble: int | None
+    label: str
+
+    @property
+    def notation(self) -> str:
+        """Spell the command the way BCDice echoes it, without the secret prefix."""
+        modifier = f"{self.modifier:+d}" if self.modifier else ""
+        text = f"{self.count}D{self.faces}{modifier}"
+        if self.kind == KIND_SUM:
+            return text
+        if self.target is not None:
+            text += f">={self.target}"
+        return f"{text}[{self.critical},{self.fumble}]"
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return every field as plain JSON types."""
+        return {name: getattr(self, name) for name in self.__dataclass_fields__}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "ParsedCommand":
+        """Rebuild a command by parsing its stored text again."""
+        parsed = parse_command(data["text"])
+        _refuse_mismatch(parsed.to_dict(), data)
+        return parsed
+
+
+@dataclass(frozen=True)
+class CommandResult:
+    command: ParsedCommand
+    faces: tuple[int, ...]
+    total: int
+    check: CheckResult | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the command, the faces and the verdict as plain JSON types."""
+        return {
+            "command": self.command.to_dict(),
+            "faces": list(self.faces),
+            "total": self.total,
+            "check": None if self.check is None else self.check.to_dict(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "CommandResult":
+        """Rebuild a result from to_dict() output, re-deciding it from the faces."""
+        result = _resolve_command(ParsedCommand.from_dict(data["command"]), data["faces"])
+        _refuse_mismatch(result.to_dict(), data)
+        return result
+
+
+_DICE_RE = re.compile(r"(\d+)D(\d+)")
+_PART_RE = re.compile(
+    r"""
+      (?P<modifier>[+-]\d+)
+    | (?P<at>@)(?P<at_value>\d*)
+    | (?P<sharp>\#)(?P<sharp_value>\d*)
+    | (?P<compare>[<>=!]+)(?P<target>[+-]?\d+(?:[+-]\d+)*)?
+    | (?P<bracket>\[)(?P<bracket_body>[^\]]*)(?P<bracket_close>\])?
+    """,
+    re.VERBOSE,
+)
+_BRACKET_BODY_RE = re.compile(r"(\d*)(?:,(\d*))?")
+_SIGNED_TERM_RE = re.compile(r"[+-]?\d+")
+# A comment starting with one of these is almost surely the rest of the command split off
+# by a stray space ("2D6 +2>=10"); rolling a plain 2D6 then would silently mislead.
+_COMMAND_CHARACTERS = frozenset("+-@#[]<>=!")
+_EXAMPLES = "e.g. 2D6+2>=10, 2D6+1@11#3>=9, 2D6>=10[11,3], S2D6>=9 or 1D6+1"
+
+
+def _fold(signed_terms: str) -> int:
+    return sum(int(term) for term in _SIGNED_TERM_RE.findall(signed_terms))
+
+
+@dataclass
+class _CheckParts:
+    modifier: int = 0
+    modifier_blocks: int = 0
+    critical: int | None = None
+    fumble: int | None = None
+    target: int | None = None
+    has_target: bool = False
+    has_options: bool = False
+    has_brackets: bool = False
+
+
+def _read_option(parts: _CheckParts, symbol: str, digits: str, command: str) -> None:
+    name = "critical" if symbol == "@" else "fumble"
+    if parts.has_target:
+        raise CommandError(f"'{symbol}' must come before '>=' in {command!r} ({_EXAMPLES})")
+    if not digits:
+        raise CommandError(f"'{symbol}' must be followed by the {name} value in {command!r}")
+    if getattr(parts, name) is not None:
+        raise CommandError(f"the {name} value is given twice in {command!r}")
+    setattr(parts, name, int(digits))
+    parts.has_options = True
+
+
+def _read_brackets(parts: _CheckParts, match: re.Match[str], command: str) -> None:
+    body = match["bracket_body"]
+    if match["bracket_close"] is None:
+        raise CommandError(f"missing ']' in {command!r}")
+    if parts.has_options:
+        raise CommandError(
+            f"give critical/fumble either as @c#f or as [c,f], not both, in {command!r}"
+        )
+    numbers = _BRACKET_BODY_RE.fullmatch(body)
+    if numbers is None:
+        raise CommandError(
+            f"[{body}] in {command!r} is not understood: brackets hold at most two numbers, "
+            "[critical,fumble], either of which may be left out"
+        )
+    if numbers[1]:
+        parts.critical = int(numbers[1])
+    if numbers[2]:
+        parts.fumble = int(numbers[2])
+    parts.has_brackets = True
+
+
+def _read_check_parts(rest: str, command: str) -> _CheckParts:
+    parts = _CheckParts()
+    position = 0
+    previous_was_modifier = False
+    while position < len(rest):
+        if parts.has_brackets:
+            raise CommandError(f"nothing may follow ']' in {command!r}: found {rest[position:]!r}")
+        match = _PART_RE.match(rest, position)
+        if match is None:
+            unread = rest[position:]
+            if unread[0] in "+-":
+                raise CommandError(f"'{unread[0]}' must be followed by a number in {command!r}")
+            raise CommandError(f"{unread!r} in {command!r} is not understood ({_EXAMPLES})")
+        position = match.end()
+        is_modifier = match["modifier"] is not None
+        if is_modifier:
+            if parts.has_target:
+                raise CommandError(f"the modifier must come before '>=' in {command!r}")
+            if not previous_was_modifier:
+                parts.modifier_blocks += 1
+            if parts.modifier_blocks > 1:
+                raise CommandError(
+                    f"write the modifier in one place, before or after @/#, in {command!r}"
+                )
+            parts.modifier += int(match["modifier"])
+        elif match["at"] or match["sharp"]:
+            symbol = match["at"] or match["sharp"]
+            _read_option(parts, symbol, match["at_value"] or match["sharp_value"] or "", command)
+        elif match["compare"]:
+            operator = match["compare"]
+            if operator != ">=":
+                raise CommandError(
+                    f"SRS checks compare with '>=' only; {operator!r} in {command!r} "
+                    "is not understood"
+                )
+            if parts.has_target:
+                raise CommandError(f"the target is given twice in {command!r}")
+            if match["target"] is None:
+                raise CommandError(f"the target number is missing after '>=' in {command!r}")
+            parts.target = _fold(match["target"])
+            parts.has_target = True
+        else:
+            _read_brackets(parts, match, command)
+        previous_was_modifier = is_modifier
+    return parts
+
+
+def parse_command(text: str) -> ParsedCommand:
+    """Parse a BCDice-style SRS roll-box command such as ``2D6+2>=10`` or ``S1D6+1``.
+
+    Checks (2D6 only): ``2D6+m>=t``, ``2D6+m@c#f>=t``, ``2D6+m>=t[c,f]``, and the same
+    without ``>=t`` for critical/fumble only (``2D6[]``, ``2D6@11``). Sums: ``NdM+k``
+    (N <= 100, M <= 1000), including a bare ``2D6``. A leading ``S`` makes the roll secret;
+    text after the first space is kept as the label. Raise CommandError otherwise.
+    """
+    if not isinstance(text, str):
+        raise CommandError(f"a command must be text, got {text!r}")
+    stripped = text.strip()
+    if not stripped:
+        raise CommandError(f"the command is empty ({_EXAMPLES})")
+    # str.split() also splits on the ideographic space (U+3000) that Japanese IMEs type.
+    split = stripped.split(maxsplit=1)
+    command = split[0]
+    label = split[1] if len(split) > 1 else ""
+    if len(command) > MAX_COMMAND_CHARS:
+        raise CommandError(f"the command is longer than {MAX_COMMAND_CHARS} characters")
+    if label and unicodedata.normalize("NFKC", label[0]) in _COMMAND_CHARACTERS:
+        raise CommandError(
+            f"remove the space before {label!r}: text after a space is read as a comment, "
+            f"so {stripped!r} would roll just {command!r}"
+        )
+    # NFKC folds the full-width digits and letters that Japanese input methods often produce.
+    normalized = unicodedata.normalize("NFKC", command).upper()
+    secret = normalized.startswith("S")
+    body = normalized[1:] if secret else normalized
+    dice = _DICE_RE.match(body)
+    if dice is None:
+        raise CommandError(f"{command!r} is not understood: a roll starts with NdM ({_EXAMPLES})")
+    count, faces = int(dice[1]), int(dice[2])
+    if count > MAX_DICE_COUNT:
+        raise CommandError(f"too many dice in {command!r}: N must be ≤ {MAX_DICE_COUNT} (NdM)")
+    if faces > MAX_DICE_FACES:
+        raise CommandError(f"too many faces in {command!r}: M must be ≤ {MAX_DICE_FACES} (NdM)")
+    if count < 1 or faces < 1:
+        raise CommandError(f"{command!r} rolls nothing: N and M in NdM must be at least 1")
+    parts = _read_check_parts(body[dice.end() :], command)
+    is_check = parts.has_target or parts.has_options or parts.has_brackets
+    if not is_check:
+        return ParsedCommand(
+            text=stripped,
+            kind=KIND_SUM,
+            secret=secret,
+            count=count,
+            faces=faces,
+            modifier=parts.modifier,
+            target=None,
+            critical=None,
+            fumble=None,
+            label=label,
+        )
+    if (count, faces) != (2, 6):
+        raise CommandError(
+            f"SRS checks roll 2D6, so {command!r} cannot take a target, critical or fumble; "
+            f"{count}D{faces} with only a modifier is a plain sum"
+        )
+    return ParsedCommand(
+        text=stripped,
+        kind=KIND_CHECK,
+        secret=secret,
+        count=count,
+        faces=faces,
+        modifier=parts.modifier,
+        target=parts.target,
+        critical=DEFAULT_CRITICAL if parts.critical is None else parts.critical,
+        fumble=DEFAULT_FUMBLE if parts.fumble is None else parts.fumble,
+        label=label,
+    )
+
+
+def _resolve_command(parsed: ParsedCommand, dice: Sequence[int]) -> CommandResult:
+    if isinstance(dice, str | bytes) or not isinstance(dice, Sequence):
+        raise ValueError(f"dice must be a sequence of faces, got {dice!r}")
+    if len(dice) != parsed.count:
+        raise ValueError(f"{parsed.notation} needs {parsed.count} dice, got {len(dice)}")
+    for face in dice:
+        if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= parsed.faces:
+            raise ValueError(f"a d{parsed.faces} face must be an int from 1 to {parsed.faces}")
+    faces = tuple(dice)
+    total = sum(faces) + parsed.modifier
+    if parsed.kind == KIND_SUM:
+        return CommandResult(command=parsed, faces=faces, total=total, check=None)
+    # The typed modifier already folds judgement value and modifiers together, as in BCDice.
+    verdict = check(
+        0,
+        faces,
+        modifier=parsed.modifier,
+        difficulty=parsed.target,
+        critical=parsed.critical,
+        fumble=parsed.fumble,
+    )
+    return CommandResult(command=parsed, faces=faces, total=total, check=verdict)
+
+
+def roll_command(text: str, dice: Sequence[int]) -> CommandResult:
+    """Resolve a roll-box command with faces already rolled (one per die the command needs)."""
+    return _resolve_command(parse_command(text), dice)
+
+
+def roll_command_random(text: str, rng: Random | None = None) -> CommandResult:
+    """Parse and roll a roll-box command, with the operating system's generator by default."""
+    parsed = parse_command(text)
+    generator = _SYSTEM_RANDOM if rng is None else rng
+    faces = [generator.randint(1, parsed.faces) for _ in range(parsed.count)]
+    return _resolve_command(parsed, faces)

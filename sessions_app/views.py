@@ -1,0 +1,264 @@
+"""Views parse input, call one service, and render (the full page, or the partial htmx asks for)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import AuthenticationForm
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from . import selectors, services
+from .forms import ChatForm, SessionForm, SignupForm, TableForm
+from .models import Table
+
+
+def _partial(request, template: str, partial: str) -> str:
+    """Render only the named partial when htmx asked for it."""
+    return f"{template}#{partial}" if request.htmx else template
+
+
+def _apply_errors(form, error: ValidationError) -> None:
+    if hasattr(error, "error_dict"):
+        for field, errors in error.error_dict.items():
+            target = field if field in form.fields else None
+            for item in errors:
+                form.add_error(target, item)
+    else:
+        for item in error.messages:
+            form.add_error(None, item)
+
+
+def home(request):
+    if not request.user.is_authenticated:
+        return render(request, "sessions_app/welcome.html")
+    form = TableForm()
+    if request.method == "POST":
+        form = TableForm(request.POST)
+        if form.is_valid():
+            try:
+                table = services.table_create(gm=request.user, name=form.cleaned_data["name"])
+            except ValidationError as error:
+                _apply_errors(form, error)
+            else:
+                return redirect("table_detail", table_id=table.pk)
+    return render(
+        request,
+        "sessions_app/home.html",
+        {"tables": selectors.tables_for_user(user=request.user), "form": form},
+        status=400 if form.errors else 200,
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request):
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        return redirect("home")
+    return render(request, "registration/signup.html", {"form": form})
+
+
+def _member_table(request, table_id: int) -> tuple[Table, bool]:
+    table = get_object_or_404(Table, pk=table_id)
+    membership = selectors.membership_get(user=request.user, table_id=table.pk)
+    if membership is None:
+        raise Http404
+    return table, membership.role == membership.Role.GM
+
+
+@login_required
+def table_detail(request, table_id: int):
+    table, viewer_is_gm = _member_table(request, table_id)
+    return render(request, "sessions_app/table_detail.html", _table_context(request, table, viewer_is_gm))
+
+
+def _table_context(request, table, viewer_is_gm, *, invite=None, session_form=None):
+    return {
+        "table": table,
+        "viewer_is_gm": viewer_is_gm,
+        "members": selectors.table_members(table=table),
+        "sessions": table.sessions.select_related("rules_profile"),
+        "invite": invite,
+        "invite_url": (
+            request.build_absolute_uri(reverse("invite", args=[invite.token])) if invite else ""
+        ),
+        "session_form": session_form
+        or SessionForm(profiles=selectors.rules_profiles_for_table(table=table)),
+    }
+
+
+@login_required
+@require_POST
+def invite_create(request, table_id: int):
+    table, viewer_is_gm = _member_table(request, table_id)
+    try:
+        invite = services.invite_create(table=table, by=request.user)
+    except PermissionDenied as error:
+        return HttpResponse(str(error), status=403)
+    context = _table_context(request, table, viewer_is_gm, invite=invite)
+    return render(request, _partial(request, "sessions_app/table_detail.html", "invite-panel"), context)
+
+
+@login_required
+@require_POST
+def session_create(request, table_id: int):
+    table, viewer_is_gm = _member_table(request, table_id)
+    form = SessionForm(request.POST, profiles=selectors.rules_profiles_for_table(table=table))
+    if form.is_valid():
+        try:
+            session = services.session_create(table=table, by=request.user, **form.cleaned_data)
+        except PermissionDenied as error:
+            return HttpResponse(str(error), status=403)
+        except ValidationError as error:
+            _apply_errors(form, error)
+        else:
+            if request.htmx:
+                response = HttpResponse(status=204)
+                response["HX-Redirect"] = reverse("session_room", args=[session.pk])
+                return response
+            return redirect("session_room", session_id=session.pk)
+    context = _table_context(request, table, viewer_is_gm, session_form=form)
+    return render(
+        request,
+        _partial(request, "sessions_app/table_detail.html", "session-form"),
+        context,
+        status=400,
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def invite_landing(request, token: str):
+    """Join a table through its invite link: as the logged-in user, or by signing up or
+    logging in on this same page (one step either way)."""
+    try:
+        invite = services.invite_resolve(token=token)
+    except services.InviteError as error:
+        return render(
+            request, "sessions_app/invite.html", {"error": error.messages[0]}, status=404
+        )
+    signup_form = SignupForm(prefix="signup")
+    login_form = AuthenticationForm(request, prefix="login")
+    action = request.POST.get("action") if request.method == "POST" else None
+    user = None
+    if action == "join" and request.user.is_authenticated:
+        user = request.user
+    elif action == "signup":
+        signup_form = SignupForm(request.POST, prefix="signup")
+        if signup_form.is_valid():
+            try:
+                user, _membership = services.user_signup_and_accept(
+                    token=token,
+                    username=signup_form.cleaned_data["username"],
+                    password=signup_form.cleaned_data["password1"],
+                )
+            except ValidationError as error:
+                _apply_errors(signup_form, error)
+            else:
+                login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    elif action == "login":
+        login_form = AuthenticationForm(request, data=request.POST, prefix="login")
+        if login_form.is_valid():
+            user = login_form.get_user()
+            login(request, user)
+    if user is not None:
+        if action != "signup":
+            try:
+                services.invite_accept(token=token, user=user)
+            except services.InviteError as error:
+                return render(
+                    request, "sessions_app/invite.html", {"error": error.messages[0]}, status=404
+                )
+        messages.success(request, _("Welcome to %(table)s.") % {"table": invite.table.name})
+        return redirect("table_detail", table_id=invite.table_id)
+    already_member = request.user.is_authenticated and selectors.is_member(
+        request.user, invite.table
+    )
+    return render(
+        request,
+        "sessions_app/invite.html",
+        {
+            "invite": invite,
+            "signup_form": signup_form,
+            "login_form": login_form,
+            "already_member": already_member,
+        },
+        status=400 if action else 200,
+    )
+
+
+def _member_session(request, session_id: int):
+    found = selectors.session_for_member(user=request.user, session_id=session_id)
+    if found is None:
+        raise Http404
+    return found
+
+
+@login_required
+def session_room(request, session_id: int):
+    session, membership = _member_session(request, session_id)
+    viewer_is_gm = membership.role == membership.Role.GM
+    return render(
+        request,
+        "sessions_app/session_room.html",
+        {
+            "session": session,
+            "viewer": request.user,
+            "viewer_is_gm": viewer_is_gm,
+            "events": selectors.recent_events(
+                session_id=session.pk, user=request.user, is_gm=viewer_is_gm
+            ),
+            "present": selectors.present_users(session_id=session.pk),
+            "members": selectors.table_members(table=session.table),
+            "chat_form": ChatForm(),
+        },
+    )
+
+
+@login_required
+@require_POST
+def chat_post(request, session_id: int):
+    session, membership = _member_session(request, session_id)
+    viewer_is_gm = membership.role == membership.Role.GM
+    form = ChatForm(request.POST)
+    status = 200
+    if form.is_valid():
+        try:
+            services.chat_post(
+                session=session,
+                by=request.user,
+                text=form.cleaned_data["text"],
+                gm_only=form.cleaned_data["gm_only"],
+            )
+        except PermissionDenied as error:
+            form.add_error(None, str(error))
+            status = 403
+        except ValidationError as error:
+            _apply_errors(form, error)
+            status = 400
+        else:
+            if not request.htmx:
+                return redirect("session_room", session_id=session.pk)
+            form = ChatForm()
+    else:
+        status = 400
+    return render(
+        request,
+        _partial(request, "sessions_app/session_room.html", "chat-form"),
+        {"session": session, "chat_form": form, "viewer_is_gm": viewer_is_gm, "viewer": request.user},
+        # htmx swaps only 2xx answers by default; errors are shown inside the form.
+        status=200 if request.htmx else status,
+    )
+
+
+def ok(request):
+    """A bare view: the baseline the benchmark compares the session page against."""
+    return HttpResponse("ok", content_type="text/plain")
+
+

@@ -1,0 +1,34 @@
+// Websocket glue that htmx attributes cannot express. The server only sends timeline events
+// after the client says which it already has, so a reconnect catches up without loss or
+// duplicates; the connection state stays visible; the newest line stays in view.
+(function () {
+  "use strict";
+
+  function lastSeq() {
+    var highest = 0;
+    document.querySelectorAll("#timeline-items [data-seq]").forEach(function (item) {
+      highest = Math.max(highest, parseInt(item.getAttribute("data-seq"), 10) || 0);
+    });
+    return highest;
+  }
+
+  function setStatus(connected) {
+    var status = document.getElementById("connection-status");
+    if (!status) return;
+    status.textContent = status.getAttribute(connected ? "data-connected-text" : "data-disconnected-text");
+    status.classList.toggle("is-live", connected);
+  }
+
+  function scrollToNewest() {
+    var list = document.getElementById("timeline-items");
+    if (list) list.scrollTop = list.scrollHeight;
+  }
+
+  document.addEventListener("htmx:wsOpen", function (event) {
+    event.detail.socketWrapper.send(JSON.stringify({ type: "sync", last_seq: lastSeq() }));
+    setStatus(true);
+  });
+  document.addEventListener("htmx:wsClose", function () { setStatus(false); });
+  document.addEventListener("htmx:wsAfterMessage", scrollToNewest);
+  document.addEventListener("DOMContentLoaded", scrollToNewest);
+})();

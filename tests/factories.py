@@ -1,0 +1,64 @@
+import datetime
+
+import factory
+from django.contrib.auth import get_user_model
+
+from sessions_app.models import GameSession, Membership, RulesProfile, Table
+
+PASSWORD = "correct-horse-battery"
+
+
+class UserFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = get_user_model()
+        django_get_or_create = ("username",)
+        skip_postgeneration_save = True
+
+    username = factory.Sequence(lambda n: f"user{n}")
+    password = factory.PostGenerationMethodCall("set_password", PASSWORD)
+
+    @factory.post_generation
+    def save_password(obj, create, extracted, **kwargs):
+        if create:
+            obj.save()
+
+
+class TableFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Table
+        skip_postgeneration_save = True
+
+    name = factory.Sequence(lambda n: f"Table {n}")
+    gm = factory.SubFactory(UserFactory)
+
+    @factory.post_generation
+    def gm_membership(obj, create, extracted, **kwargs):
+        if create:
+            Membership.objects.get_or_create(
+                table=obj, user=obj.gm, defaults={"role": Membership.Role.GM}
+            )
+
+
+class MembershipFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Membership
+
+    table = factory.SubFactory(TableFactory)
+    user = factory.SubFactory(UserFactory)
+    role = Membership.Role.PLAYER
+
+
+def standard_profile() -> RulesProfile:
+    # Transactional tests flush the rows the data migration shipped; bring the profile back.
+    profile, _created = RulesProfile.objects.get_or_create(table=None, name="SRS standard")
+    return profile
+
+
+class GameSessionFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = GameSession
+
+    table = factory.SubFactory(TableFactory)
+    title = factory.Sequence(lambda n: f"Session {n}")
+    scheduled_for = datetime.date(2026, 12, 5)
+    rules_profile = factory.LazyFunction(standard_profile)

@@ -1,0 +1,207 @@
+"""The session room's websocket, through the real ASGI application (origin check, auth)."""
+
+import json
+import re
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.db import transaction
+from django.test import Client
+
+from config.asgi import application
+from sessions_app import services
+from sessions_app.consumers import CLOSE_NOT_A_MEMBER
+from sessions_app.models import Membership, TimelineEvent
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+
+
+@sync_to_async
+def _session_cookie(user) -> str:
+    client = Client()
+    client.force_login(user)
+    return f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
+
+
+async def _communicator(user, session, *, origin=b"http://localhost"):
+    headers = [(b"origin", origin)]
+    if user is not None:
+        headers.append((b"cookie", (await _session_cookie(user)).encode()))
+    return WebsocketCommunicator(application, f"/ws/sessions/{session.pk}/", headers=headers)
+
+
+async def _frames(communicator, *, timeout=0.5) -> list[str]:
+    """Collect every text frame that arrives before the socket stays quiet for `timeout`."""
+    # receive_output() cancels the application when it times out; receive_nothing() does not.
+    frames = []
+    while not await communicator.receive_nothing(timeout=timeout):
+        output = await communicator.receive_output()
+        if output["type"] == "websocket.send":
+            frames.append(output["text"])
+        elif output["type"] == "websocket.close":
+            frames.append(f"<closed {output.get('code')}>")
+            return frames
+    return frames
+
+
+async def _joined(user, session, *, last_seq=0):
+    communicator = await _communicator(user, session)
+    connected, _ = await communicator.connect()
+    assert connected
+    await communicator.send_to(text_data=json.dumps({"type": "sync", "last_seq": last_seq}))
+    initial = await _frames(communicator)
+    return communicator, initial
+
+
+append = sync_to_async(services.timeline_append)
+chat = sync_to_async(services.chat_post)
+
+
+async def test_consumer_outsider_closed_with_4403(session, outsider):
+    communicator = await _communicator(outsider, session)
+
+    connected, _ = await communicator.connect()
+    output = await communicator.receive_output(timeout=1)
+
+    assert connected
+    assert (output["type"], output["code"]) == ("websocket.close", CLOSE_NOT_A_MEMBER)
+
+
+async def test_consumer_anonymous_closed_with_4403(session):
+    communicator = await _communicator(None, session)
+
+    await communicator.connect()
+    output = await communicator.receive_output(timeout=1)
+
+    assert output["code"] == CLOSE_NOT_A_MEMBER
+
+
+async def test_consumer_foreign_origin_refused(session, player):
+    communicator = await _communicator(player, session, origin=b"http://evil.example")
+
+    connected, _ = await communicator.connect()
+
+    assert not connected
+
+
+async def test_consumer_member_receives_public_event(session, player, gm):
+    communicator, _ = await _joined(player, session)
+
+    await chat(session=session, by=gm, text="Welcome to the library")
+    frames = await _frames(communicator)
+
+    assert any("Welcome to the library" in frame for frame in frames)
+    await communicator.disconnect()
+
+
+async def test_consumer_gm_only_event_reaches_gm_not_player(session, gm, player):
+    gm_socket, _ = await _joined(gm, session)
+    player_socket, _ = await _joined(player, session)
+
+    await chat(session=session, by=gm, text="The librarian is the thief", gm_only=True)
+    gm_frames = await _frames(gm_socket)
+    player_frames = await _frames(player_socket)
+
+    assert any("The librarian is the thief" in frame for frame in gm_frames)
+    assert not any("librarian" in frame for frame in player_frames)
+    assert not any("event-" in frame for frame in player_frames)
+    await gm_socket.disconnect()
+    await player_socket.disconnect()
+
+
+async def test_consumer_listed_user_event_reaches_only_listed(session, gm, player):
+    player_socket, _ = await _joined(player, session)
+
+    await append(
+        session=session,
+        kind="chat",
+        actor=gm,
+        payload={"text": "only for you"},
+        visibility=TimelineEvent.Visibility.USERS,
+        audience=[player],
+    )
+    frames = await _frames(player_socket)
+
+    assert any("only for you" in frame for frame in frames)
+    await player_socket.disconnect()
+
+
+async def test_consumer_reconnect_gets_missed_events_in_order(session, gm, player):
+    for text in ["one", "two", "three"]:
+        await chat(session=session, by=gm, text=text)
+    await chat(session=session, by=gm, text="hidden", gm_only=True)
+    await chat(session=session, by=gm, text="four")
+
+    # The client says it already has "one" (seq 1); "hidden" (seq 4) is not for players.
+    communicator, initial = await _joined(player, session, last_seq=1)
+
+    timeline = "".join(frame for frame in initial if "timeline-items" in frame)
+    assert re.findall(r'id="event-(\d+)"', timeline) == ["2", "3", "5"]
+    texts = re.findall(r"</strong>: (\w+)", timeline)
+    assert texts == ["two", "three", "four"]
+    await communicator.disconnect()
+
+
+async def test_consumer_sends_nothing_before_sync(session, gm, player):
+    communicator = await _communicator(player, session)
+    await communicator.connect()
+
+    await chat(session=session, by=gm, text="too early")
+
+    assert await communicator.receive_nothing(timeout=0.5)
+    await communicator.disconnect()
+
+
+async def test_consumer_rolled_back_action_emits_no_frame(session, gm, player):
+    communicator, _ = await _joined(player, session)
+
+    @sync_to_async
+    def append_then_fail():
+        with transaction.atomic():
+            services.chat_post(session=session, by=gm, text="never happened")
+            raise RuntimeError("abort")
+
+    with pytest.raises(RuntimeError):
+        await append_then_fail()
+
+    assert await communicator.receive_nothing(timeout=0.5)
+    await communicator.disconnect()
+
+
+async def test_consumer_membership_rechecked_on_message(session, player):
+    communicator, _ = await _joined(player, session)
+
+    await sync_to_async(Membership.objects.filter(user=player).delete)()
+    await communicator.send_to(text_data=json.dumps({"type": "sync", "last_seq": 0}))
+    frames = await _frames(communicator)
+
+    assert frames == [f"<closed {CLOSE_NOT_A_MEMBER}>"]
+
+
+async def test_consumer_presence_shows_both_users(session, gm, player):
+    gm_socket, _ = await _joined(gm, session)
+    player_socket, _ = await _joined(player, session)
+
+    gm_frames = await _frames(gm_socket)
+
+    latest_presence = [frame for frame in gm_frames if 'id="presence"' in frame][-1]
+    assert 'data-user="gm"' in latest_presence
+    assert 'data-user="player"' in latest_presence
+    await player_socket.disconnect()
+    after_leave = [f for f in await _frames(gm_socket) if 'id="presence"' in f][-1]
+    assert 'data-user="player"' not in after_leave
+    await gm_socket.disconnect()
+
+
+async def test_consumer_renders_in_browser_language(session, gm, player):
+    communicator = await _communicator(player, session)
+    communicator.scope["headers"].append((b"accept-language", b"ja,en;q=0.5"))
+    await communicator.connect()
+    await communicator.send_to(text_data=json.dumps({"type": "sync", "last_seq": 0}))
+
+    frames = await _frames(communicator)
+
+    assert any("セッション" in frame for frame in frames)
+    await communicator.disconnect()

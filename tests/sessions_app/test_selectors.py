@@ -1,0 +1,87 @@
+from sessions_app import selectors, services
+from sessions_app.models import TimelineEvent
+from tests.factories import TableFactory, UserFactory
+
+
+def test_tables_for_user_lists_only_own_tables(table, player_membership, player):
+    TableFactory(name="Elsewhere")
+
+    assert list(selectors.tables_for_user(user=player)) == [table]
+
+
+def test_session_for_member_refuses_outsider(session, outsider):
+    assert selectors.session_for_member(user=outsider, session_id=session.pk) is None
+
+
+def test_session_for_member_unknown_session(player):
+    assert selectors.session_for_member(user=player, session_id=999_999) is None
+
+
+def test_session_for_member_returns_membership(session, player):
+    found_session, membership = selectors.session_for_member(user=player, session_id=session.pk)
+
+    assert found_session == session
+    assert membership.user == player
+
+
+def _append_mixed_events(session, gm, player):
+    services.timeline_append(session=session, kind="public", actor=gm)
+    services.timeline_append(
+        session=session, kind="secret", actor=gm, visibility=TimelineEvent.Visibility.GM
+    )
+    services.timeline_append(
+        session=session,
+        kind="whisper",
+        actor=gm,
+        visibility=TimelineEvent.Visibility.USERS,
+        audience=[player],
+    )
+
+
+def test_visible_events_player_sees_public_and_listed(session, gm, player):
+    _append_mixed_events(session, gm, player)
+
+    kinds = [
+        e.kind for e in selectors.visible_events(session_id=session.pk, user=player, is_gm=False)
+    ]
+
+    assert kinds == ["public", "whisper"]
+
+
+def test_visible_events_other_player_sees_public_only(session, gm, player):
+    other = UserFactory(username="other")
+    _append_mixed_events(session, gm, player)
+
+    kinds = [
+        e.kind for e in selectors.visible_events(session_id=session.pk, user=other, is_gm=False)
+    ]
+
+    assert kinds == ["public"]
+
+
+def test_visible_events_gm_sees_everything(session, gm, player):
+    _append_mixed_events(session, gm, player)
+
+    kinds = [e.kind for e in selectors.visible_events(session_id=session.pk, user=gm, is_gm=True)]
+
+    assert kinds == ["public", "secret", "whisper"]
+
+
+def test_events_after_returns_only_later_events(session, gm):
+    for _ in range(4):
+        services.timeline_append(session=session, kind="note", actor=gm)
+
+    seqs = [
+        e.seq
+        for e in selectors.events_after(session_id=session.pk, user=gm, is_gm=True, after_seq=2)
+    ]
+
+    assert seqs == [3, 4]
+
+
+def test_present_users_counts_each_user_once(session, player, gm):
+    services.presence_enter(session_id=session.pk, user=player, channel_name="a")
+    services.presence_enter(session_id=session.pk, user=player, channel_name="b")
+    services.presence_enter(session_id=session.pk, user=gm, channel_name="c")
+
+    assert selectors.present_users(session_id=session.pk) == [gm, player]
