@@ -1,0 +1,312 @@
+import datetime
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from sessions_app import services
+from sessions_app.models import GameSession, Membership, Table, TimelineEvent
+from tests.factories import PASSWORD, standard_profile
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def gm_client(client, gm):
+    client.force_login(gm)
+    return client
+
+
+@pytest.fixture
+def player_client(player):
+    client = Client()
+    client.force_login(player)
+    return client
+
+
+def test_home_anonymous_shows_welcome(client, db):
+    response = client.get(reverse("home"))
+
+    assert response.status_code == 200
+    assert b"Sign up" in response.content
+
+
+def test_home_post_creates_table(gm_client, gm):
+    response = gm_client.post(reverse("home"), {"name": "Friday table"})
+
+    table = Table.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == reverse("table_detail", args=[table.pk])
+    assert table.gm == gm
+
+
+def test_home_post_blank_name_shows_error_and_creates_nothing(gm_client):
+    response = gm_client.post(reverse("home"), {"name": ""})
+
+    assert response.status_code == 400
+    assert not Table.objects.exists()
+
+
+def test_table_detail_outsider_gets_404(client, table, outsider):
+    client.force_login(outsider)
+
+    assert client.get(reverse("table_detail", args=[table.pk])).status_code == 404
+
+
+def test_table_detail_anonymous_redirected_to_login(client, table):
+    response = client.get(reverse("table_detail", args=[table.pk]))
+
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("login"))
+
+
+def test_invite_create_htmx_returns_panel_with_link(gm_client, table):
+    response = gm_client.post(reverse("invite_create", args=[table.pk]), **HTMX)
+
+    invite = table.invites.get()
+    assert response.status_code == 200
+    assert response.content.decode().lstrip().startswith('<div id="invite-panel"')
+    assert f"/invite/{invite.token}/" in response.content.decode()
+
+
+def test_invite_create_by_player_refused(player_client, table, player_membership):
+    response = player_client.post(reverse("invite_create", args=[table.pk]))
+
+    assert response.status_code == 403
+    assert not table.invites.exists()
+
+
+def test_invite_landing_signup_joins_table(client, table, gm):
+    invite = services.invite_create(table=table, by=gm)
+
+    response = client.post(
+        reverse("invite", args=[invite.token]),
+        {
+            "action": "signup",
+            "signup-username": "newcomer",
+            "signup-password1": "a-long-pass-phrase",
+            "signup-password2": "a-long-pass-phrase",
+        },
+    )
+
+    assert response.status_code == 302
+    assert Membership.objects.filter(table=table, user__username="newcomer").exists()
+    assert client.get(reverse("table_detail", args=[table.pk])).status_code == 200
+
+
+def test_invite_landing_login_joins_table(client, table, gm, outsider):
+    invite = services.invite_create(table=table, by=gm)
+
+    response = client.post(
+        reverse("invite", args=[invite.token]),
+        {"action": "login", "login-username": "outsider", "login-password": PASSWORD},
+    )
+
+    assert response.status_code == 302
+    assert Membership.objects.filter(table=table, user=outsider).exists()
+
+
+def test_invite_landing_wrong_password_joins_nothing(client, table, gm, outsider):
+    invite = services.invite_create(table=table, by=gm)
+
+    response = client.post(
+        reverse("invite", args=[invite.token]),
+        {"action": "login", "login-username": "outsider", "login-password": "wrong"},
+    )
+
+    assert response.status_code == 400
+    assert not Membership.objects.filter(user=outsider).exists()
+
+
+def test_invite_landing_logged_in_join(client, table, gm, outsider):
+    invite = services.invite_create(table=table, by=gm)
+    client.force_login(outsider)
+
+    response = client.post(reverse("invite", args=[invite.token]), {"action": "join"})
+
+    assert response.status_code == 302
+    assert Membership.objects.filter(table=table, user=outsider).exists()
+
+
+def test_invite_landing_unknown_token_clear_message(client, db):
+    response = client.get(reverse("invite", args=["nope"]))
+
+    assert response.status_code == 404
+    assert b"not known" in response.content
+
+
+def test_invite_landing_expired_signup_creates_nothing(client, table, gm):
+    invite = services.invite_create(table=table, by=gm, lifetime=datetime.timedelta(seconds=-1))
+
+    response = client.post(
+        reverse("invite", args=[invite.token]),
+        {
+            "action": "signup",
+            "signup-username": "newcomer",
+            "signup-password1": "a-long-pass-phrase",
+            "signup-password2": "a-long-pass-phrase",
+        },
+    )
+
+    assert response.status_code == 404
+    assert b"expired" in response.content
+    assert not Membership.objects.filter(user__username="newcomer").exists()
+    from django.contrib.auth import get_user_model
+
+    assert not get_user_model().objects.filter(username="newcomer").exists()
+
+
+def test_session_create_htmx_redirects_to_room(gm_client, table):
+    response = gm_client.post(
+        reverse("session_create", args=[table.pk]),
+        {"title": "Opening", "scheduled_for": "2026-12-05", "rules_profile": standard_profile().pk},
+        **HTMX,
+    )
+
+    session = GameSession.objects.get()
+    assert response.status_code == 204
+    assert response["HX-Redirect"] == reverse("session_room", args=[session.pk])
+
+
+def test_session_create_invalid_date_shows_form_error(gm_client, table):
+    response = gm_client.post(
+        reverse("session_create", args=[table.pk]),
+        {"title": "Opening", "scheduled_for": "not a date", "rules_profile": standard_profile().pk},
+        **HTMX,
+    )
+
+    assert response.status_code == 400
+    assert 'id="session-form"' in response.content.decode()
+    assert not GameSession.objects.exists()
+
+
+def test_session_create_by_player_refused(player_client, table, player_membership):
+    response = player_client.post(
+        reverse("session_create", args=[table.pk]),
+        {"title": "Mine", "scheduled_for": "2026-12-05", "rules_profile": standard_profile().pk},
+    )
+
+    assert response.status_code == 403
+    assert not GameSession.objects.exists()
+
+
+def test_session_room_member_sees_page_with_socket(player_client, session):
+    response = player_client.get(reverse("session_room", args=[session.pk]))
+
+    content = response.content.decode()
+    assert response.status_code == 200
+    assert f'ws-connect="/ws/sessions/{session.pk}/"' in content
+    assert 'aria-live="polite"' in content
+
+
+def test_session_room_player_never_receives_gm_only_lines(player_client, session, gm):
+    services.chat_post(session=session, by=gm, text="The vault code is 1234", gm_only=True)
+
+    response = player_client.get(reverse("session_room", args=[session.pk]))
+
+    assert b"vault code" not in response.content
+
+
+def test_session_room_gm_sees_gm_only_lines(gm_client, session, gm):
+    services.chat_post(session=session, by=gm, text="The vault code is 1234", gm_only=True)
+
+    response = gm_client.get(reverse("session_room", args=[session.pk]))
+
+    assert b"vault code" in response.content
+
+
+def test_session_room_outsider_gets_404(client, session, outsider):
+    client.force_login(outsider)
+
+    assert client.get(reverse("session_room", args=[session.pk])).status_code == 404
+
+
+def test_chat_post_htmx_appends_event_and_returns_empty_form(player_client, session):
+    response = player_client.post(
+        reverse("chat_post", args=[session.pk]), {"text": "Hello <b>there</b>"}, **HTMX
+    )
+
+    assert response.status_code == 200
+    assert response.content.decode().lstrip().startswith('<form id="chat-form"')
+    assert TimelineEvent.objects.get(kind="chat").payload == {"text": "Hello <b>there</b>"}
+
+
+def test_chat_text_is_escaped_in_page(player_client, session, player):
+    services.chat_post(session=session, by=player, text="<script>alert(1)</script>")
+
+    response = player_client.get(reverse("session_room", args=[session.pk]))
+
+    assert b"<script>alert(1)</script>" not in response.content
+    assert b"&lt;script&gt;" in response.content
+
+
+def test_chat_post_empty_shows_error_and_appends_nothing(player_client, session):
+    response = player_client.post(reverse("chat_post", args=[session.pk]), {"text": " "}, **HTMX)
+
+    assert response.status_code == 200
+    assert b'role="alert"' in response.content
+    assert not TimelineEvent.objects.filter(kind="chat").exists()
+
+
+def test_chat_post_gm_only_by_player_refused(player_client, session):
+    player_client.post(
+        reverse("chat_post", args=[session.pk]), {"text": "psst", "gm_only": "on"}, **HTMX
+    )
+
+    assert not TimelineEvent.objects.filter(kind="chat").exists()
+
+
+def test_chat_post_outsider_gets_404(client, session, outsider):
+    client.force_login(outsider)
+
+    response = client.post(reverse("chat_post", args=[session.pk]), {"text": "hi"})
+
+    assert response.status_code == 404
+    assert not TimelineEvent.objects.filter(kind="chat").exists()
+
+
+def test_htmx_post_without_csrf_token_refused(session, player):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(player)
+
+    response = client.post(reverse("chat_post", args=[session.pk]), {"text": "hi"}, **HTMX)
+
+    assert response.status_code == 403
+    assert not TimelineEvent.objects.filter(kind="chat").exists()
+
+
+def test_htmx_post_with_csrf_header_accepted(session, player):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(player)
+    client.get(reverse("session_room", args=[session.pk]))
+    token = client.cookies["csrftoken"].value
+
+    response = client.post(
+        reverse("chat_post", args=[session.pk]), {"text": "hi"}, HTTP_X_CSRFTOKEN=token, **HTMX
+    )
+
+    assert response.status_code == 200
+    assert TimelineEvent.objects.filter(kind="chat").exists()
+
+
+def test_pages_carry_csp_with_nonce_on_htmx_script(player_client, session):
+    response = player_client.get(reverse("session_room", args=[session.pk]))
+
+    policy = response["Content-Security-Policy"]
+    nonce = policy.split("'nonce-")[1].split("'")[0]
+    assert "script-src 'self' 'nonce-" in policy
+    assert f'src="/static/django_htmx/htmx-2.min.js" defer nonce="{nonce}"' in response.content.decode()
+    assert " on" + "click=" not in response.content.decode()
+
+
+def test_language_from_accept_language_header(player_client, session):
+    response = player_client.get(
+        reverse("session_room", args=[session.pk]), HTTP_ACCEPT_LANGUAGE="ja"
+    )
+
+    assert '<html lang="ja">' in response.content.decode()
+    assert "タイムライン" in response.content.decode()
+
+
+def test_ok_view(client, db):
+    assert client.get(reverse("ok")).content == b"ok"
