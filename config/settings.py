@@ -35,7 +35,7 @@ SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
         raise RuntimeError("SECRET_KEY must be set when DEBUG=0.")
-    SECRET_KEY = "dev-only-insecure-key-for-the-embedded-default-never-for-production"
+    SECRET_KEY = "dev-only-insecure-key-for-the-embedded-default-never-for-production"  # noqa: S105
 
 ALLOWED_HOSTS = _env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = _env_list("CSRF_TRUSTED_ORIGINS", [])

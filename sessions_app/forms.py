@@ -19,9 +19,7 @@ class TableForm(forms.Form):
 
 class SessionForm(forms.Form):
     title = forms.CharField(label=_("Title"), max_length=160)
-    scheduled_for = forms.DateField(
-        label=_("Date"), widget=forms.DateInput(attrs={"type": "date"})
-    )
+    scheduled_for = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
     rules_profile = forms.ModelChoiceField(
         label=_("Rules profile"), queryset=RulesProfile.objects.none(), empty_label=None
     )

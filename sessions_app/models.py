@@ -174,8 +174,6 @@ class AppendOnlyQuerySet(models.QuerySet):
 class TimelineEvent(models.Model):
     """One append-only entry of a session's history; there is no update or delete path."""
 
-    objects = AppendOnlyQuerySet.as_manager()
-
     class Visibility(models.TextChoices):
         EVERYONE = "everyone", _("Everyone")
         GM = "gm", _("GM only")
@@ -209,6 +207,8 @@ class TimelineEvent(models.Model):
         help_text=_("Who may see the event when its visibility is 'listed users'."),
     )
     created_at = models.DateTimeField(_("created"), default=timezone.now)
+
+    objects = AppendOnlyQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("timeline event")

@@ -65,11 +65,11 @@ def visible_events(*, session_id: int, user, is_gm: bool) -> QuerySet[TimelineEv
     return events.select_related("actor").order_by("seq")
 
 
-def events_after(*, session_id: int, user, is_gm: bool, after_seq: int, up_to_seq: int | None = None):
-    """Return the visible events with a sequence number above `after_seq` (and up to `up_to_seq`)."""
-    events = visible_events(session_id=session_id, user=user, is_gm=is_gm).filter(
-        seq__gt=after_seq
-    )
+def events_after(
+    *, session_id: int, user, is_gm: bool, after_seq: int, up_to_seq: int | None = None
+):
+    """Return the visible events numbered above `after_seq` (and up to `up_to_seq`)."""
+    events = visible_events(session_id=session_id, user=user, is_gm=is_gm).filter(seq__gt=after_seq)
     if up_to_seq is not None:
         events = events.filter(seq__lte=up_to_seq)
     return events

@@ -61,9 +61,7 @@ def invite_create(*, table: Table, by, lifetime: datetime.timedelta | None = Non
         raise PermissionDenied(_("Only the table's GM can invite players."))
     if lifetime is None:
         lifetime = datetime.timedelta(days=settings.INVITE_LIFETIME_DAYS)
-    return Invite.objects.create(
-        table=table, created_by=by, expires_at=timezone.now() + lifetime
-    )
+    return Invite.objects.create(table=table, created_by=by, expires_at=timezone.now() + lifetime)
 
 
 def invite_resolve(*, token: str) -> Invite:

@@ -76,7 +76,9 @@ def _member_table(request, table_id: int) -> tuple[Table, bool]:
 @login_required
 def table_detail(request, table_id: int):
     table, viewer_is_gm = _member_table(request, table_id)
-    return render(request, "sessions_app/table_detail.html", _table_context(request, table, viewer_is_gm))
+    return render(
+        request, "sessions_app/table_detail.html", _table_context(request, table, viewer_is_gm)
+    )
 
 
 def _table_context(request, table, viewer_is_gm, *, invite=None, session_form=None):
@@ -103,7 +105,9 @@ def invite_create(request, table_id: int):
     except PermissionDenied as error:
         return HttpResponse(str(error), status=403)
     context = _table_context(request, table, viewer_is_gm, invite=invite)
-    return render(request, _partial(request, "sessions_app/table_detail.html", "invite-panel"), context)
+    return render(
+        request, _partial(request, "sessions_app/table_detail.html", "invite-panel"), context
+    )
 
 
 @login_required
@@ -140,9 +144,7 @@ def invite_landing(request, token: str):
     try:
         invite = services.invite_resolve(token=token)
     except services.InviteError as error:
-        return render(
-            request, "sessions_app/invite.html", {"error": error.messages[0]}, status=404
-        )
+        return render(request, "sessions_app/invite.html", {"error": error.messages[0]}, status=404)
     signup_form = SignupForm(prefix="signup")
     login_form = AuthenticationForm(request, prefix="login")
     action = request.POST.get("action") if request.method == "POST" else None
@@ -251,7 +253,12 @@ def chat_post(request, session_id: int):
     return render(
         request,
         _partial(request, "sessions_app/session_room.html", "chat-form"),
-        {"session": session, "chat_form": form, "viewer_is_gm": viewer_is_gm, "viewer": request.user},
+        {
+            "session": session,
+            "chat_form": form,
+            "viewer_is_gm": viewer_is_gm,
+            "viewer": request.user,
+        },
         # htmx swaps only 2xx answers by default; errors are shown inside the form.
         status=200 if request.htmx else status,
     )
@@ -260,5 +267,3 @@ def chat_post(request, session_id: int):
 def ok(request):
     """A bare view: the baseline the benchmark compares the session page against."""
     return HttpResponse("ok", content_type="text/plain")
-
-

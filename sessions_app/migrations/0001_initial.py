@@ -2,13 +2,13 @@
 
 import django.db.models.deletion
 import django.utils.timezone
-import sessions_app.models
 from django.conf import settings
 from django.db import migrations, models
 
+import sessions_app.models
+
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -17,148 +17,361 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='GameSession',
+            name="GameSession",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('title', models.CharField(max_length=160, verbose_name='title')),
-                ('scheduled_for', models.DateField(verbose_name='date')),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now, verbose_name='created')),
-                ('last_seq', models.PositiveIntegerField(default=0, editable=False, verbose_name='last sequence number')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("title", models.CharField(max_length=160, verbose_name="title")),
+                ("scheduled_for", models.DateField(verbose_name="date")),
+                (
+                    "created_at",
+                    models.DateTimeField(default=django.utils.timezone.now, verbose_name="created"),
+                ),
+                (
+                    "last_seq",
+                    models.PositiveIntegerField(
+                        default=0, editable=False, verbose_name="last sequence number"
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'session',
-                'verbose_name_plural': 'sessions',
-                'ordering': ['-scheduled_for', '-id'],
+                "verbose_name": "session",
+                "verbose_name_plural": "sessions",
+                "ordering": ["-scheduled_for", "-id"],
             },
         ),
         migrations.CreateModel(
-            name='RulesProfile',
+            name="RulesProfile",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=100, verbose_name='name')),
-                ('critical', models.PositiveSmallIntegerField(default=12, verbose_name='critical value')),
-                ('fumble', models.PositiveSmallIntegerField(default=2, verbose_name='fumble value')),
-                ('modifier_limit', models.PositiveSmallIntegerField(default=3, verbose_name='GM modifier limit')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=100, verbose_name="name")),
+                (
+                    "critical",
+                    models.PositiveSmallIntegerField(default=12, verbose_name="critical value"),
+                ),
+                (
+                    "fumble",
+                    models.PositiveSmallIntegerField(default=2, verbose_name="fumble value"),
+                ),
+                (
+                    "modifier_limit",
+                    models.PositiveSmallIntegerField(default=3, verbose_name="GM modifier limit"),
+                ),
             ],
             options={
-                'verbose_name': 'rules profile',
-                'verbose_name_plural': 'rules profiles',
-                'ordering': ['table_id', 'name'],
+                "verbose_name": "rules profile",
+                "verbose_name_plural": "rules profiles",
+                "ordering": ["table_id", "name"],
             },
         ),
         migrations.CreateModel(
-            name='Presence',
+            name="Presence",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('channel_name', models.CharField(max_length=200, unique=True, verbose_name='channel')),
-                ('connected_at', models.DateTimeField(default=django.utils.timezone.now, verbose_name='connected')),
-                ('session', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='presences', to='sessions_app.gamesession', verbose_name='session')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='user')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "channel_name",
+                    models.CharField(max_length=200, unique=True, verbose_name="channel"),
+                ),
+                (
+                    "connected_at",
+                    models.DateTimeField(
+                        default=django.utils.timezone.now, verbose_name="connected"
+                    ),
+                ),
+                (
+                    "session",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="presences",
+                        to="sessions_app.gamesession",
+                        verbose_name="session",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="user",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'presence',
-                'verbose_name_plural': 'presences',
-                'ordering': ['session_id', 'connected_at'],
+                "verbose_name": "presence",
+                "verbose_name_plural": "presences",
+                "ordering": ["session_id", "connected_at"],
             },
         ),
         migrations.AddField(
-            model_name='gamesession',
-            name='rules_profile',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='sessions', to='sessions_app.rulesprofile', verbose_name='rules profile'),
+            model_name="gamesession",
+            name="rules_profile",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="sessions",
+                to="sessions_app.rulesprofile",
+                verbose_name="rules profile",
+            ),
         ),
         migrations.CreateModel(
-            name='Table',
+            name="Table",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=120, verbose_name='name')),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now, verbose_name='created')),
-                ('gm', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='tables_run', to=settings.AUTH_USER_MODEL, verbose_name='GM')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=120, verbose_name="name")),
+                (
+                    "created_at",
+                    models.DateTimeField(default=django.utils.timezone.now, verbose_name="created"),
+                ),
+                (
+                    "gm",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="tables_run",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="GM",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'table',
-                'verbose_name_plural': 'tables',
-                'ordering': ['name', 'id'],
+                "verbose_name": "table",
+                "verbose_name_plural": "tables",
+                "ordering": ["name", "id"],
             },
         ),
         migrations.AddField(
-            model_name='rulesprofile',
-            name='table',
-            field=models.ForeignKey(blank=True, help_text='Empty for the profiles shipped with the app, which every table may use.', null=True, on_delete=django.db.models.deletion.CASCADE, related_name='rules_profiles', to='sessions_app.table', verbose_name='table'),
+            model_name="rulesprofile",
+            name="table",
+            field=models.ForeignKey(
+                blank=True,
+                help_text="Empty for the profiles shipped with the app, which every table may use.",
+                null=True,
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="rules_profiles",
+                to="sessions_app.table",
+                verbose_name="table",
+            ),
         ),
         migrations.CreateModel(
-            name='Membership',
+            name="Membership",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('role', models.CharField(choices=[('gm', 'GM'), ('player', 'Player')], default='player', max_length=10, verbose_name='role')),
-                ('joined_at', models.DateTimeField(default=django.utils.timezone.now, verbose_name='joined')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='memberships', to=settings.AUTH_USER_MODEL, verbose_name='user')),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='memberships', to='sessions_app.table', verbose_name='table')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "role",
+                    models.CharField(
+                        choices=[("gm", "GM"), ("player", "Player")],
+                        default="player",
+                        max_length=10,
+                        verbose_name="role",
+                    ),
+                ),
+                (
+                    "joined_at",
+                    models.DateTimeField(default=django.utils.timezone.now, verbose_name="joined"),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="memberships",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="user",
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="memberships",
+                        to="sessions_app.table",
+                        verbose_name="table",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'member',
-                'verbose_name_plural': 'members',
-                'ordering': ['table_id', 'joined_at', 'id'],
+                "verbose_name": "member",
+                "verbose_name_plural": "members",
+                "ordering": ["table_id", "joined_at", "id"],
             },
         ),
         migrations.CreateModel(
-            name='Invite',
+            name="Invite",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('token', models.CharField(default=sessions_app.models._new_invite_token, max_length=64, unique=True, verbose_name='token')),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now, verbose_name='created')),
-                ('expires_at', models.DateTimeField(verbose_name='expires')),
-                ('revoked', models.BooleanField(default=False, verbose_name='revoked')),
-                ('created_by', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='created by')),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='invites', to='sessions_app.table', verbose_name='table')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "token",
+                    models.CharField(
+                        default=sessions_app.models._new_invite_token,
+                        max_length=64,
+                        unique=True,
+                        verbose_name="token",
+                    ),
+                ),
+                (
+                    "created_at",
+                    models.DateTimeField(default=django.utils.timezone.now, verbose_name="created"),
+                ),
+                ("expires_at", models.DateTimeField(verbose_name="expires")),
+                ("revoked", models.BooleanField(default=False, verbose_name="revoked")),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="created by",
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="invites",
+                        to="sessions_app.table",
+                        verbose_name="table",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'invite',
-                'verbose_name_plural': 'invites',
-                'ordering': ['-created_at', '-id'],
+                "verbose_name": "invite",
+                "verbose_name_plural": "invites",
+                "ordering": ["-created_at", "-id"],
             },
         ),
         migrations.AddField(
-            model_name='gamesession',
-            name='table',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='sessions', to='sessions_app.table', verbose_name='table'),
+            model_name="gamesession",
+            name="table",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="sessions",
+                to="sessions_app.table",
+                verbose_name="table",
+            ),
         ),
         migrations.CreateModel(
-            name='TimelineEvent',
+            name="TimelineEvent",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seq', models.PositiveIntegerField(verbose_name='sequence number')),
-                ('kind', models.CharField(max_length=40, verbose_name='kind')),
-                ('payload', models.JSONField(blank=True, default=dict, verbose_name='payload')),
-                ('visibility', models.CharField(choices=[('everyone', 'Everyone'), ('gm', 'GM only'), ('users', 'Listed users')], default='everyone', max_length=10, verbose_name='visibility')),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now, verbose_name='created')),
-                ('actor', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='actor')),
-                ('audience', models.ManyToManyField(blank=True, help_text="Who may see the event when its visibility is 'listed users'.", related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='audience')),
-                ('session', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='events', to='sessions_app.gamesession', verbose_name='session')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("seq", models.PositiveIntegerField(verbose_name="sequence number")),
+                ("kind", models.CharField(max_length=40, verbose_name="kind")),
+                ("payload", models.JSONField(blank=True, default=dict, verbose_name="payload")),
+                (
+                    "visibility",
+                    models.CharField(
+                        choices=[
+                            ("everyone", "Everyone"),
+                            ("gm", "GM only"),
+                            ("users", "Listed users"),
+                        ],
+                        default="everyone",
+                        max_length=10,
+                        verbose_name="visibility",
+                    ),
+                ),
+                (
+                    "created_at",
+                    models.DateTimeField(default=django.utils.timezone.now, verbose_name="created"),
+                ),
+                (
+                    "actor",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="actor",
+                    ),
+                ),
+                (
+                    "audience",
+                    models.ManyToManyField(
+                        blank=True,
+                        help_text="Who may see the event when its visibility is 'listed users'.",
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="audience",
+                    ),
+                ),
+                (
+                    "session",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="events",
+                        to="sessions_app.gamesession",
+                        verbose_name="session",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'timeline event',
-                'verbose_name_plural': 'timeline events',
-                'ordering': ['session_id', 'seq'],
+                "verbose_name": "timeline event",
+                "verbose_name_plural": "timeline events",
+                "ordering": ["session_id", "seq"],
             },
         ),
         migrations.AddConstraint(
-            model_name='rulesprofile',
-            constraint=models.CheckConstraint(condition=models.Q(('critical__gte', 2), ('critical__lte', 12)), name='rules_profile_critical_2d6'),
+            model_name="rulesprofile",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("critical__gte", 2), ("critical__lte", 12)),
+                name="rules_profile_critical_2d6",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='rulesprofile',
-            constraint=models.CheckConstraint(condition=models.Q(('fumble__gte', 2), ('fumble__lte', 12)), name='rules_profile_fumble_2d6'),
+            model_name="rulesprofile",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("fumble__gte", 2), ("fumble__lte", 12)),
+                name="rules_profile_fumble_2d6",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='membership',
-            constraint=models.UniqueConstraint(fields=('table', 'user'), name='membership_once_per_table'),
+            model_name="membership",
+            constraint=models.UniqueConstraint(
+                fields=("table", "user"), name="membership_once_per_table"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='timelineevent',
-            constraint=models.UniqueConstraint(fields=('session', 'seq'), name='timeline_seq_unique'),
+            model_name="timelineevent",
+            constraint=models.UniqueConstraint(
+                fields=("session", "seq"), name="timeline_seq_unique"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='timelineevent',
-            constraint=models.CheckConstraint(condition=models.Q(('seq__gte', 1)), name='timeline_seq_positive'),
+            model_name="timelineevent",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("seq__gte", 1)), name="timeline_seq_positive"
+            ),
         ),
     ]

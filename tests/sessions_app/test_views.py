@@ -295,7 +295,10 @@ def test_pages_carry_csp_with_nonce_on_htmx_script(player_client, session):
     policy = response["Content-Security-Policy"]
     nonce = policy.split("'nonce-")[1].split("'")[0]
     assert "script-src 'self' 'nonce-" in policy
-    assert f'src="/static/django_htmx/htmx-2.min.js" defer nonce="{nonce}"' in response.content.decode()
+    assert (
+        f'src="/static/django_htmx/htmx-2.min.js" defer nonce="{nonce}"'
+        in response.content.decode()
+    )
     assert " on" + "click=" not in response.content.decode()
 
 
