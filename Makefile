@@ -1,0 +1,62 @@
+# The README's two commands: `make run` (the app on the embedded default, with demo data)
+# and `make test` (the whole suite, real-browser tests included).
+
+VENV := .venv
+PY := $(VENV)/bin/python
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+# The first Python >= 3.12 found: .python-version makes pyenv's python3.12 resolve here.
+PYTHON_FOR_VENV := $(shell for candidate in python3.12 python3.13 python3.14 python3 python; do \
+	if command -v $$candidate >/dev/null 2>&1 && $$candidate -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1; then \
+	echo $$candidate; break; fi; done)
+
+.PHONY: run test test-fast test-browser bench lint check-python check-chromium
+
+check-python:
+	@if [ -z "$(PYTHON_FOR_VENV)" ]; then \
+		echo "No Python 3.12 or newer found: install one (e.g. 'pyenv install 3.12') and run make again."; \
+		exit 1; fi
+	@if [ -x $(PY) ] && ! $(PY) -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null; then \
+		echo "Replacing $(VENV): it was made with a Python older than 3.12."; rm -rf $(VENV); fi
+
+$(VENV)/.installed: pyproject.toml | check-python
+	@test -x $(PY) || $(PYTHON_FOR_VENV) -m venv $(VENV)
+	@$(PY) -m pip install -q --disable-pip-version-check --upgrade pip
+	$(PY) -m pip install -q --disable-pip-version-check -e .
+	@touch $@
+
+$(VENV)/.installed-dev: $(VENV)/.installed pyproject.toml
+	$(PY) -m pip install -q --disable-pip-version-check -e ".[dev]"
+	@touch $@
+
+run: check-python $(VENV)/.installed
+	@$(PY) manage.py migrate --noinput -v0
+	@$(PY) manage.py demo_data
+	@echo ""
+	@echo "SRS Table is starting: open http://$(HOST):$(PORT)/ and log in with one of the accounts above."
+	@echo "(Ctrl+C stops it.)"
+	@$(PY) manage.py runserver $(HOST):$(PORT)
+
+check-chromium:
+	@if ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; then \
+		echo "Chromium is missing, and the browser tests need it: install it with 'apt-get install -y chromium'."; \
+		exit 1; fi
+
+# Browser tests run as their own pytest run: Playwright's sync API leaves an event loop
+# behind that breaks the database and async tests which would follow it.
+test: check-python $(VENV)/.installed-dev check-chromium
+	@$(PY) manage.py collectstatic --noinput -v0
+	$(PY) -m pytest -m "not browser"
+	$(PY) -m pytest -m browser
+
+test-fast: check-python $(VENV)/.installed-dev
+	$(PY) -m pytest -m "not browser and not multiprocess"
+
+bench: check-python $(VENV)/.installed-dev
+	@$(PY) manage.py collectstatic --noinput -v0
+	@for script in tests/benchmarks/bench_*.py; do echo "== $$script"; $(PY) $$script || exit 1; done
+
+lint: check-python $(VENV)/.installed-dev
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
