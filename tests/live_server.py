@@ -86,10 +86,12 @@ class DaphneServer:
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"daphne exited early:\n{self.log()}")
-            with contextlib.suppress(OSError):
-                with urllib.request.urlopen(f"{self.url}/ok/", timeout=2) as response:
-                    if response.status == 200:
-                        return
+            with (
+                contextlib.suppress(OSError),
+                urllib.request.urlopen(f"{self.url}/ok/", timeout=2) as response,
+            ):
+                if response.status == 200:
+                    return
             time.sleep(0.2)
         self.stop()
         raise RuntimeError(f"daphne did not start within {timeout} s:\n{self.log()}")
