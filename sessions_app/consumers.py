@@ -62,6 +62,9 @@ class SessionConsumer(AsyncWebsocketConsumer):
                 last_seq = max(0, int(message.get("last_seq") or 0))
             except (TypeError, ValueError):
                 last_seq = 0
+            # A client cannot hold more than exists (a stale tab of a reset database, say);
+            # trusting a larger number would silence the socket for good.
+            last_seq = min(last_seq, await self._session_last_seq())
             self.cursor = last_seq
             await self._send_events_after(last_seq, None)
             await self._send_presence()
@@ -93,6 +96,10 @@ class SessionConsumer(AsyncWebsocketConsumer):
             return None
         _session, membership = found
         return membership.role == membership.Role.GM
+
+    @database_sync_to_async
+    def _session_last_seq(self) -> int:
+        return selectors.session_last_seq(session_id=self.session_id)
 
     @database_sync_to_async
     def _render_events(self, after_seq: int, up_to_seq: int | None):

@@ -48,6 +48,10 @@ def session_for_member(*, user, session_id: int) -> tuple[GameSession, Membershi
     return session, membership
 
 
+def session_last_seq(*, session_id: int) -> int:
+    return GameSession.objects.filter(pk=session_id).values_list("last_seq", flat=True).first() or 0
+
+
 def visible_events(*, session_id: int, user, is_gm: bool) -> QuerySet[TimelineEvent]:
     """Return the session's events this user may see, in order.
 

@@ -205,3 +205,13 @@ async def test_consumer_renders_in_browser_language(session, gm, player):
 
     assert any("（あなた）" in frame or "(あなた)" in frame for frame in frames)
     await communicator.disconnect()
+
+
+async def test_consumer_sync_beyond_last_event_still_gets_live_events(session, gm, player):
+    communicator, _ = await _joined(player, session, last_seq=10**9)
+
+    await chat(session=session, by=gm, text="still heard")
+    frames = await _frames(communicator)
+
+    assert any("still heard" in frame for frame in frames)
+    await communicator.disconnect()

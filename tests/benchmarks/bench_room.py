@@ -1,0 +1,222 @@
+"""Benchmark the live room on one daphne process.
+
+Prints, side by side in one run:
+- requests per second of the session page and of a bare "ok" view, and their ratio;
+- the delay from appending an event (a chat POST) to its arrival on 20 connected websocket
+  clients (median and 99th percentile), with the in-memory channel layer and with Redis.
+
+Run it with `make bench` (or `.venv/bin/python tests/benchmarks/bench_room.py`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import http.client
+import json
+import os
+import statistics
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+from pathlib import Path
+
+PROJECT_DIR = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(PROJECT_DIR))
+_workdir = tempfile.mkdtemp(prefix="srs-bench-")
+os.environ["DATABASE_URL"] = f"sqlite:///{_workdir}/bench.sqlite3"
+os.environ.setdefault("PASSWORD_HASHERS", "django.contrib.auth.hashers.MD5PasswordHasher")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+os.environ.pop("REDIS_URL", None)
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.conf import settings  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+from django.test import Client  # noqa: E402
+from websockets.asyncio.client import connect  # noqa: E402
+
+from tests.factories import (  # noqa: E402
+    GameSessionFactory,
+    MembershipFactory,
+    TableFactory,
+    UserFactory,
+)
+from tests.live_server import DaphneServer  # noqa: E402
+
+
+def _cookie(user) -> str:
+    client = Client()
+    client.force_login(user)
+    return f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
+
+
+def _requests_per_second(port: int, path: str, cookie: str, *, seconds: float, workers: int):
+    """Hammer one path with keep-alive connections for `seconds`; return requests/s."""
+    count = 0
+    lock = threading.Lock()
+    stop_at = time.monotonic() + seconds
+
+    def worker():
+        nonlocal count
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        done = 0
+        while time.monotonic() < stop_at:
+            connection.request("GET", path, headers={"Cookie": cookie})
+            response = connection.getresponse()
+            response.read()
+            if response.status != 200:
+                raise RuntimeError(f"{path} answered {response.status}")
+            done += 1
+        connection.close()
+        with lock:
+            count += done
+
+    threads = [threading.Thread(target=worker) for _ in range(workers)]
+    started = time.monotonic()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return count / (time.monotonic() - started)
+
+
+def _post_chat(port: int, session_id: int, cookie: str, csrf: str, text: str) -> None:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    body = urllib.parse.urlencode({"text": text})
+    connection.request(
+        "POST",
+        f"/sessions/{session_id}/chat/",
+        body=body,
+        headers={
+            "Cookie": f"{cookie}; csrftoken={csrf}",
+            "X-CSRFToken": csrf,
+            "HX-Request": "true",
+            "Content-Type": "application/x-www-form-urlencoded",
+        },
+    )
+    response = connection.getresponse()
+    response.read()
+    connection.close()
+    if response.status != 200:
+        raise RuntimeError(f"chat POST answered {response.status}")
+
+
+async def _fan_out_delays(server, session, cookie, *, clients: int, events: int) -> list[float]:
+    ws_url = server.url.replace("http://", "ws://") + f"/ws/sessions/{session.pk}/"
+    headers = {"Origin": server.url, "Cookie": cookie}
+    sockets = [await connect(ws_url, additional_headers=headers) for _ in range(clients)]
+    for socket in sockets:
+        await socket.send(json.dumps({"type": "sync", "last_seq": 10**9}))
+    await asyncio.sleep(1.0)
+    for socket in sockets:  # drain presence frames
+        while True:
+            try:
+                await asyncio.wait_for(socket.recv(), timeout=0.05)
+            except TimeoutError:
+                break
+    csrf = "b" * 32
+    delays: list[float] = []
+
+    async def wait_for(socket, marker):
+        while True:
+            frame = await socket.recv()
+            if marker in frame:
+                return time.perf_counter()
+
+    for n in range(events):
+        marker = f"bench-marker-{n}-"
+        receivers = [asyncio.create_task(wait_for(socket, marker)) for socket in sockets]
+        sent = time.perf_counter()
+        await asyncio.to_thread(_post_chat, server.port, session.pk, cookie, csrf, marker)
+        arrivals = await asyncio.wait_for(asyncio.gather(*receivers), timeout=30)
+        delays.extend(arrival - sent for arrival in arrivals)
+    for socket in sockets:
+        await socket.close()
+    return delays
+
+
+def _percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=5.0, help="per throughput measurement")
+    parser.add_argument("--workers", type=int, default=4)
+    parser.add_argument("--clients", type=int, default=20)
+    parser.add_argument("--events", type=int, default=50)
+    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/0")
+    args = parser.parse_args()
+
+    call_command("migrate", verbosity=0)
+    gm = UserFactory(username="bench-gm")
+    player = UserFactory(username="bench-player")
+    table = TableFactory(gm=gm)
+    MembershipFactory(table=table, user=player)
+    session = GameSessionFactory(table=table)
+    for n in range(50):
+        from sessions_app import services
+
+        services.chat_post(session=session, by=gm if n % 2 else player, text=f"history line {n}")
+    cookie = _cookie(player)
+
+    print(f"one daphne process, SQLite, {args.workers} client threads, {args.seconds:.0f} s each")
+    server = DaphneServer()
+    try:
+        _requests_per_second(server.port, "/ok/", cookie, seconds=1, workers=1)  # warm up
+        ok_rps = _requests_per_second(
+            server.port, "/ok/", cookie, seconds=args.seconds, workers=args.workers
+        )
+        page_rps = _requests_per_second(
+            server.port,
+            f"/sessions/{session.pk}/",
+            cookie,
+            seconds=args.seconds,
+            workers=args.workers,
+        )
+        print(f"bare ok view:            {ok_rps:8.1f} requests/s")
+        print(f"session page (50 events): {page_rps:7.1f} requests/s")
+        print(f"ratio session page / ok:  {page_rps / ok_rps:7.2f}")
+        memory_delays = asyncio.run(
+            _fan_out_delays(server, session, cookie, clients=args.clients, events=args.events)
+        )
+    finally:
+        server.stop()
+
+    redis_delays = None
+    try:
+        import redis
+
+        redis.Redis.from_url(args.redis_url).ping()
+    except Exception as error:  # noqa: BLE001 - any failure means "no Redis here"
+        print(f"Redis at {args.redis_url} not reachable ({error}); skipping the Redis figures")
+    else:
+        server = DaphneServer(extra_env={"REDIS_URL": args.redis_url, "CHANNELS_PREFIX": "bench"})
+        try:
+            redis_delays = asyncio.run(
+                _fan_out_delays(server, session, cookie, clients=args.clients, events=args.events)
+            )
+        finally:
+            server.stop()
+
+    print(f"event → {args.clients} websocket clients, {args.events} events each (ms):")
+    for name, delays in [("in-memory layer", memory_delays), ("Redis layer", redis_delays)]:
+        if delays:
+            print(
+                f"  {name:<16} median {statistics.median(delays) * 1000:6.1f}"
+                f"   p99 {_percentile(delays, 0.99) * 1000:6.1f}   (n={len(delays)})"
+            )
+    if memory_delays and redis_delays:
+        ratio = statistics.median(redis_delays) / statistics.median(memory_delays)
+        print(f"  median ratio Redis / in-memory: {ratio:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
