@@ -1,6 +1,7 @@
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from .models import GameSession, RulesProfile
@@ -28,6 +29,9 @@ class SessionForm(forms.Form):
         super().__init__(*args, **kwargs)
         if profiles is not None:
             self.fields["rules_profile"].queryset = profiles
+            standard = profiles.filter(table__isnull=True, name="SRS standard").first()
+            self.fields["rules_profile"].initial = standard or profiles.first()
+        self.fields["scheduled_for"].initial = timezone.localdate
 
 
 class ChatForm(forms.Form):

@@ -28,7 +28,7 @@ def tables_for_user(*, user) -> QuerySet[Table]:
 
 
 def table_members(*, table: Table) -> QuerySet[Membership]:
-    return table.memberships.select_related("user").order_by("-role", "joined_at", "id")
+    return table.memberships.select_related("user").order_by("role", "joined_at", "id")
 
 
 def rules_profiles_for_table(*, table: Table) -> QuerySet[RulesProfile]:
