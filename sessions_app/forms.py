@@ -5,7 +5,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from .models import GameSession, RulesProfile
-from .services import CHAT_MAX_LENGTH
+from .services.timeline import CHAT_MAX_LENGTH
 
 
 class SignupForm(UserCreationForm):

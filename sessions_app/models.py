@@ -27,6 +27,18 @@ class RulesProfile(models.Model):
     critical = models.PositiveSmallIntegerField(_("critical value"), default=12)
     fumble = models.PositiveSmallIntegerField(_("fumble value"), default=2)
     modifier_limit = models.PositiveSmallIntegerField(_("GM modifier limit"), default=3)
+    # Lowest difficulty of each band of the seed's guide table (6–8 easy, 9–11 ordinary,
+    # 12–15 hard, 16+ extreme); games that rebalance numbers change these.
+    easy_from = models.PositiveSmallIntegerField(_("easy from"), default=6)
+    ordinary_from = models.PositiveSmallIntegerField(_("ordinary from"), default=9)
+    hard_from = models.PositiveSmallIntegerField(_("hard from"), default=12)
+    extreme_from = models.PositiveSmallIntegerField(_("extreme from"), default=16)
+    judgement_value_names = models.JSONField(
+        _("judgement value names"),
+        default=list,
+        blank=True,
+        help_text=_("The judgement values its character sheets use, in order."),
+    )
 
     class Meta:
         verbose_name = _("rules profile")
@@ -41,10 +53,32 @@ class RulesProfile(models.Model):
                 condition=Q(fumble__gte=2, fumble__lte=12),
                 name="rules_profile_fumble_2d6",
             ),
+            models.CheckConstraint(
+                condition=Q(
+                    easy_from__lt=models.F("ordinary_from"),
+                    ordinary_from__lt=models.F("hard_from"),
+                    hard_from__lt=models.F("extreme_from"),
+                ),
+                name="rules_profile_difficulty_bands_ascending",
+            ),
         ]
 
     def __str__(self) -> str:
         return self.name
+
+    def difficulty_band(self, difficulty: int | None) -> str | None:
+        """Name the band of the guide table a difficulty falls in."""
+        if difficulty is None:
+            return None
+        for band, lowest in [
+            ("extreme", self.extreme_from),
+            ("hard", self.hard_from),
+            ("ordinary", self.ordinary_from),
+            ("easy", self.easy_from),
+        ]:
+            if difficulty >= lowest:
+                return band
+        return "trivial"
 
 
 class Table(models.Model):
@@ -147,6 +181,12 @@ class GameSession(models.Model):
     created_at = models.DateTimeField(_("created"), default=timezone.now)
     # The last sequence number handed out; bumped under a row lock so numbers stay gapless.
     last_seq = models.PositiveIntegerField(_("last sequence number"), default=0, editable=False)
+    characters = models.ManyToManyField(
+        "Character",
+        verbose_name=_("characters taking part"),
+        blank=True,
+        related_name="sessions",
+    )
 
     class Meta:
         verbose_name = _("session")
@@ -165,10 +205,10 @@ class AppendOnlyQuerySet(models.QuerySet):
     """Refuse bulk edits: history is corrected by appending, never by rewriting."""
 
     def update(self, **kwargs):
-        raise ValueError("Timeline events are append-only.")
+        raise ValueError(f"{self.model._meta.verbose_name_plural} are append-only.")
 
     def delete(self):
-        raise ValueError("Timeline events are append-only.")
+        raise ValueError(f"{self.model._meta.verbose_name_plural} are append-only.")
 
 
 class TimelineEvent(models.Model):
@@ -178,6 +218,9 @@ class TimelineEvent(models.Model):
         EVERYONE = "everyone", _("Everyone")
         GM = "gm", _("GM only")
         USERS = "users", _("Listed users")
+        # The redacted twin of a GM-only event: what players may know ("a secret roll
+        # happened"), while the GM sees the full event instead.
+        PLAYERS = "players", _("Players only")
 
     session = models.ForeignKey(
         GameSession,
@@ -260,3 +303,211 @@ class Presence(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} in {self.session}"
+
+
+class Character(models.Model):
+    """A character sheet: a PC belongs to a player of the table, an NPC to its GM."""
+
+    class Kind(models.TextChoices):
+        PC = "pc", _("PC")
+        NPC = "npc", _("NPC")
+
+    table = models.ForeignKey(
+        Table, verbose_name=_("table"), on_delete=models.CASCADE, related_name="characters"
+    )
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("owner"),
+        on_delete=models.PROTECT,
+        related_name="characters",
+    )
+    kind = models.CharField(_("kind"), max_length=3, choices=Kind.choices, default=Kind.PC)
+    name = models.CharField(_("name"), max_length=120)
+    concept = models.CharField(_("concept"), max_length=200, blank=True)
+    judgement_values = models.JSONField(
+        _("judgement values"),
+        default=dict,
+        blank=True,
+        help_text=_("Judgement value name → number."),
+    )
+    notes = models.TextField(_("notes"), blank=True)
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("character")
+        verbose_name_plural = _("characters")
+        ordering = ["table_id", "kind", "name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Contest(models.Model):
+    """An opposed check (対決): the action side rolls first, then the reaction side."""
+
+    class Status(models.TextChoices):
+        ACTION = "action", _("Waiting for the action side")
+        REACTION = "reaction", _("Waiting for the reaction side")
+        DONE = "done", _("Decided")
+
+    session = models.ForeignKey(
+        GameSession, verbose_name=_("session"), on_delete=models.CASCADE, related_name="contests"
+    )
+    label = models.CharField(_("label"), max_length=160)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.ACTION
+    )
+    reaction_can_roll = models.BooleanField(_("reaction side can roll"), default=True)
+    secret = models.BooleanField(_("secret"), default=False)
+    winner = models.CharField(_("winner"), max_length=10, blank=True)
+    reason = models.CharField(_("reason"), max_length=40, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("opened by"),
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("contest")
+        verbose_name_plural = _("contests")
+        ordering = ["session_id", "created_at", "id"]
+
+    def __str__(self) -> str:
+        return self.label
+
+
+class CheckRequest(models.Model):
+    """A check the GM asks for: rolled exactly once by the character's owner."""
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", _("Waiting for its turn")
+        PENDING = "pending", _("Waiting for the roll")
+        ROLLED = "rolled", _("Rolled")
+        SKIPPED = "skipped", _("Not needed")
+        CANCELLED = "cancelled", _("Cancelled")
+
+    class Side(models.TextChoices):
+        ACTION = "action", _("Action side")
+        REACTION = "reaction", _("Reaction side")
+
+    session = models.ForeignKey(
+        GameSession,
+        verbose_name=_("session"),
+        on_delete=models.CASCADE,
+        related_name="check_requests",
+    )
+    character = models.ForeignKey(
+        Character,
+        verbose_name=_("character"),
+        on_delete=models.PROTECT,
+        related_name="check_requests",
+    )
+    label = models.CharField(_("label"), max_length=160)
+    value_name = models.CharField(_("judgement value name"), max_length=60, blank=True)
+    value = models.SmallIntegerField(_("judgement value"))
+    difficulty = models.SmallIntegerField(_("difficulty"), null=True, blank=True)
+    difficulty_secret = models.BooleanField(_("secret difficulty"), default=False)
+    gm_modifier = models.SmallIntegerField(_("GM modifier"), default=0)
+    critical = models.PositiveSmallIntegerField(_("critical value"))
+    fumble = models.PositiveSmallIntegerField(_("fumble value"))
+    secret = models.BooleanField(_("secret"), default=False)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
+    )
+    contest = models.ForeignKey(
+        Contest,
+        verbose_name=_("contest"),
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="requests",
+    )
+    side = models.CharField(_("side"), max_length=10, choices=Side.choices, blank=True)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("requested by"),
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("check request")
+        verbose_name_plural = _("check requests")
+        ordering = ["session_id", "created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["contest", "side"],
+                condition=Q(contest__isnull=False),
+                name="check_request_one_per_contest_side",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.character}: {self.label}"
+
+
+class Roll(models.Model):
+    """One roll of the dice, stored once and shown identically to all who may see it.
+
+    Append-only like the timeline: a mistaken roll is voided by a new event, never edited.
+    """
+
+    class Source(models.TextChoices):
+        REQUEST = "request", _("Requested by the GM")
+        GM = "gm", _("Rolled by the GM")
+        COMMAND = "command", _("Roll box (not requested by the GM)")
+
+    session = models.ForeignKey(
+        GameSession, verbose_name=_("session"), on_delete=models.CASCADE, related_name="rolls"
+    )
+    request = models.OneToOneField(
+        CheckRequest,
+        verbose_name=_("check request"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="roll",
+    )
+    character = models.ForeignKey(
+        Character,
+        verbose_name=_("character"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="rolls",
+    )
+    roller = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("rolled by"),
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    source = models.CharField(_("source"), max_length=10, choices=Source.choices)
+    label = models.CharField(_("label"), max_length=200, blank=True)
+    command = models.CharField(_("command"), max_length=200, blank=True)
+    faces = models.JSONField(_("faces"), default=list)
+    result = models.JSONField(_("result"), default=dict)
+    secret = models.BooleanField(_("secret"), default=False)
+    difficulty_secret = models.BooleanField(_("secret difficulty"), default=False)
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+
+    objects = AppendOnlyQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("roll")
+        verbose_name_plural = _("rolls")
+        ordering = ["session_id", "created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.label or self.command} {self.faces}"
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None and not kwargs.get("force_insert"):
+            raise ValueError("Rolls are append-only.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise ValueError("Rolls are append-only.")

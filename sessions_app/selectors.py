@@ -58,12 +58,20 @@ def visible_events(*, session_id: int, user, is_gm: bool) -> QuerySet[TimelineEv
     The filter runs in the database so that hidden events are never loaded for rendering.
     """
     events = TimelineEvent.objects.filter(session_id=session_id)
-    if not is_gm:
+    if is_gm:
+        # The GM sees the full event instead of its redacted twin.
+        events = events.exclude(visibility=TimelineEvent.Visibility.PLAYERS)
+    else:
         listed_for_user = TimelineEvent.audience.through.objects.filter(user=user).values(
             "timelineevent_id"
         )
         events = events.filter(
-            Q(visibility=TimelineEvent.Visibility.EVERYONE)
+            Q(
+                visibility__in=[
+                    TimelineEvent.Visibility.EVERYONE,
+                    TimelineEvent.Visibility.PLAYERS,
+                ]
+            )
             | Q(visibility=TimelineEvent.Visibility.USERS, pk__in=listed_for_user)
         )
     return events.select_related("actor").order_by("seq")

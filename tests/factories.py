@@ -49,8 +49,13 @@ class MembershipFactory(factory.django.DjangoModelFactory):
 
 
 def standard_profile() -> RulesProfile:
-    # Transactional tests flush the rows the data migration shipped; bring the profile back.
-    profile, _created = RulesProfile.objects.get_or_create(table=None, name="SRS standard")
+    # Transactional tests flush the rows the data migrations shipped; bring them back.
+    from tests.live_server import shipped_rules_profiles
+
+    profile = RulesProfile.objects.filter(table=None, name="SRS standard").first()
+    if profile is None or not profile.judgement_value_names:
+        shipped_rules_profiles()
+        profile = RulesProfile.objects.get(table=None, name="SRS standard")
     return profile
 
 

@@ -48,8 +48,13 @@ def shipped_rules_profiles() -> None:
     from sessions_app.models import RulesProfile
 
     shipped = import_module("sessions_app.migrations.0002_shipped_rules_profiles").SHIPPED
+    values = import_module("sessions_app.migrations.0004_shipped_judgement_values").SHIPPED_VALUES
     for profile in shipped:
-        RulesProfile.objects.get_or_create(table=None, name=profile["name"], defaults=profile)
+        RulesProfile.objects.update_or_create(
+            table=None,
+            name=profile["name"],
+            defaults={**profile, "judgement_value_names": values[profile["name"]]},
+        )
 
 
 class DaphneServer:

@@ -1,0 +1,104 @@
+"""Services for tables, memberships, invites and sessions."""
+
+from __future__ import annotations
+
+import datetime
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from ..models import GameSession, Invite, Membership, RulesProfile, Table
+from ..selectors import is_gm
+from .timeline import timeline_append
+
+User = get_user_model()
+
+
+class InviteError(ValidationError):
+    """An invite that cannot be used; the message says why."""
+
+
+def table_create(*, gm, name: str) -> Table:
+    """Create a table run by `gm`, who becomes its first member."""
+    name = (name or "").strip()
+    table = Table(name=name, gm=gm)
+    table.full_clean()
+    with transaction.atomic():
+        table.save()
+        Membership.objects.create(table=table, user=gm, role=Membership.Role.GM)
+    return table
+
+
+def invite_create(*, table: Table, by, lifetime: datetime.timedelta | None = None) -> Invite:
+    """Create an invitation link for `table`; only its GM may."""
+    if not is_gm(by, table):
+        raise PermissionDenied(_("Only the table's GM can invite players."))
+    if lifetime is None:
+        lifetime = datetime.timedelta(days=settings.INVITE_LIFETIME_DAYS)
+    return Invite.objects.create(table=table, created_by=by, expires_at=timezone.now() + lifetime)
+
+
+def invite_resolve(*, token: str) -> Invite:
+    """Return the usable invite for `token`, or raise InviteError saying why not."""
+    invite = Invite.objects.select_related("table").filter(token=token or "").first()
+    if invite is None:
+        raise InviteError(_("This invite link is not known. Ask your GM for a new one."))
+    if invite.revoked:
+        raise InviteError(_("This invite link was withdrawn. Ask your GM for a new one."))
+    if not invite.is_usable():
+        raise InviteError(_("This invite link has expired. Ask your GM for a new one."))
+    return invite
+
+
+def invite_accept(*, token: str, user) -> Membership:
+    """Make `user` a player of the invite's table; joining twice keeps the first membership."""
+    with transaction.atomic():
+        invite = invite_resolve(token=token)
+        membership, _created = Membership.objects.get_or_create(
+            table=invite.table, user=user, defaults={"role": Membership.Role.PLAYER}
+        )
+    return membership
+
+
+def user_signup_and_accept(*, token: str, username: str, password: str) -> tuple:
+    """Create an account and join the invite's table in one step; nothing is kept on failure."""
+    with transaction.atomic():
+        invite_resolve(token=token)
+        user = User(username=(username or "").strip())
+        user.full_clean(exclude=["password"])
+        validate_password(password, user)
+        user.set_password(password)
+        user.save()
+        membership = invite_accept(token=token, user=user)
+    return user, membership
+
+
+def session_create(
+    *, table: Table, by, title: str, scheduled_for: datetime.date, rules_profile: RulesProfile
+) -> GameSession:
+    """Create a session of `table`; only its GM may."""
+    if not is_gm(by, table):
+        raise PermissionDenied(_("Only the table's GM can create sessions."))
+    if rules_profile.table_id not in (None, table.pk):
+        raise ValidationError({"rules_profile": _("That rules profile belongs to another table.")})
+    session = GameSession(
+        table=table,
+        title=(title or "").strip(),
+        scheduled_for=scheduled_for,
+        rules_profile=rules_profile,
+    )
+    session.full_clean()
+    with transaction.atomic():
+        session.save()
+        timeline_append(
+            session=session,
+            kind="session_created",
+            actor=by,
+            payload={"title": session.title},
+        )
+    return session

@@ -1,0 +1,108 @@
+"""The timeline: appending events, chat lines and presence in the session room.
+
+Events are announced to the room only once the transaction that appended them has
+committed, so a rolled-back action is never broadcast.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from ..models import GameSession, Membership, Presence, TimelineEvent
+from ..selectors import membership_get
+
+CHAT_MAX_LENGTH = 2000
+
+
+def broadcast(group: str, message: dict) -> None:
+    """Send a message to a channel-layer group (ids only: consumers render per user)."""
+    layer = get_channel_layer()
+    if layer is not None:
+        async_to_sync(layer.group_send)(group, message)
+
+
+def timeline_append(
+    *,
+    session: GameSession,
+    kind: str,
+    actor=None,
+    payload: dict | None = None,
+    visibility: str = TimelineEvent.Visibility.EVERYONE,
+    audience: Iterable = (),
+) -> TimelineEvent:
+    """Append one event to the session's timeline and announce it once committed.
+
+    The session row is locked while the next sequence number is taken, so concurrent
+    appends (from any process) get distinct, gapless numbers in commit order.
+    """
+    audience = list(audience)
+    if visibility == TimelineEvent.Visibility.USERS and not audience:
+        raise ValidationError(_("An event for listed users needs at least one user."))
+    with transaction.atomic():
+        locked = GameSession.objects.select_for_update().only("id", "last_seq").get(pk=session.pk)
+        seq = locked.last_seq + 1
+        GameSession.objects.filter(pk=session.pk).update(last_seq=seq)
+        session.last_seq = seq
+        event = TimelineEvent.objects.create(
+            session_id=session.pk,
+            seq=seq,
+            kind=kind,
+            actor=actor,
+            payload=payload or {},
+            visibility=visibility,
+        )
+        if audience:
+            event.audience.set(audience)
+        message = {"type": "timeline.event", "event_id": event.pk, "seq": seq}
+        transaction.on_commit(lambda: broadcast(f"session.{session.pk}", message))
+    return event
+
+
+def chat_post(*, session: GameSession, by, text: str, gm_only: bool = False) -> TimelineEvent:
+    """Post a chat line to the session; a GM may keep a line to themselves (a GM note)."""
+    membership = membership_get(user=by, table_id=session.table_id)
+    if membership is None:
+        raise PermissionDenied(_("Only members of this table can write in its sessions."))
+    text = (text or "").strip()
+    if not text:
+        raise ValidationError({"text": _("Write something first.")})
+    if len(text) > CHAT_MAX_LENGTH:
+        raise ValidationError(
+            {"text": _("A line can be at most %(limit)d characters.") % {"limit": CHAT_MAX_LENGTH}}
+        )
+    if gm_only and membership.role != Membership.Role.GM:
+        raise PermissionDenied(_("Only the GM can write GM-only notes."))
+    visibility = TimelineEvent.Visibility.GM if gm_only else TimelineEvent.Visibility.EVERYONE
+    return timeline_append(
+        session=session, kind="chat", actor=by, payload={"text": text}, visibility=visibility
+    )
+
+
+def presence_enter(*, session_id: int, user, channel_name: str) -> None:
+    """Record an open socket of `user` in the room and tell the room."""
+    with transaction.atomic():
+        Presence.objects.update_or_create(
+            channel_name=channel_name, defaults={"session_id": session_id, "user": user}
+        )
+        transaction.on_commit(
+            lambda: broadcast(f"session.{session_id}", {"type": "presence.changed"})
+        )
+
+
+def presence_leave(*, channel_name: str) -> None:
+    """Forget a closed socket and tell its room."""
+    with transaction.atomic():
+        presence = Presence.objects.filter(channel_name=channel_name).first()
+        if presence is None:
+            return
+        session_id = presence.session_id
+        presence.delete()
+        transaction.on_commit(
+            lambda: broadcast(f"session.{session_id}", {"type": "presence.changed"})
+        )
