@@ -91,6 +91,15 @@ class Table(models.Model):
         on_delete=models.PROTECT,
         related_name="tables_run",
     )
+    rules_profile = models.ForeignKey(
+        RulesProfile,
+        verbose_name=_("rules profile"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text=_("Used for new sessions and for the judgement values of character sheets."),
+    )
     created_at = models.DateTimeField(_("created"), default=timezone.now)
 
     class Meta:
@@ -489,6 +498,9 @@ class Roll(models.Model):
     label = models.CharField(_("label"), max_length=200, blank=True)
     command = models.CharField(_("command"), max_length=200, blank=True)
     faces = models.JSONField(_("faces"), default=list)
+    modifiers = models.JSONField(
+        _("modifiers"), default=list, blank=True, help_text=_("Each modifier's label and amount.")
+    )
     result = models.JSONField(_("result"), default=dict)
     secret = models.BooleanField(_("secret"), default=False)
     difficulty_secret = models.BooleanField(_("secret difficulty"), default=False)

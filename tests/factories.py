@@ -3,7 +3,7 @@ import datetime
 import factory
 from django.contrib.auth import get_user_model
 
-from sessions_app.models import GameSession, Membership, RulesProfile, Table
+from sessions_app.models import Character, GameSession, Membership, RulesProfile, Table
 
 PASSWORD = "correct-horse-battery"
 
@@ -67,3 +67,14 @@ class GameSessionFactory(factory.django.DjangoModelFactory):
     title = factory.Sequence(lambda n: f"Session {n}")
     scheduled_for = datetime.date(2026, 12, 5)
     rules_profile = factory.LazyFunction(standard_profile)
+
+
+class CharacterFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Character
+
+    table = factory.SubFactory(TableFactory)
+    owner = factory.SubFactory(UserFactory)
+    kind = Character.Kind.PC
+    name = factory.Sequence(lambda n: f"Character {n}")
+    judgement_values = factory.LazyFunction(lambda: {"Strength": 3})

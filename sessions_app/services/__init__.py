@@ -37,3 +37,43 @@ __all__ = [
     "timeline_append",
     "user_signup_and_accept",
 ]
+
+from .characters import (  # noqa: E402
+    can_edit_character,
+    character_create,
+    character_update,
+    session_character_set,
+)
+from .checks import (  # noqa: E402
+    ContestSide,
+    DeclaredModifier,
+    can_roll,
+    check_cancel,
+    check_request,
+    check_roll,
+    clean_declared_modifiers,
+    command_roll,
+    contest_open,
+    gm_roll,
+    roll_reveal,
+    roll_void,
+)
+
+__all__ += [
+    "ContestSide",
+    "DeclaredModifier",
+    "can_edit_character",
+    "can_roll",
+    "character_create",
+    "character_update",
+    "check_cancel",
+    "check_request",
+    "check_roll",
+    "clean_declared_modifiers",
+    "command_roll",
+    "contest_open",
+    "gm_roll",
+    "roll_reveal",
+    "roll_void",
+    "session_character_set",
+]

@@ -1,0 +1,114 @@
+"""Character sheets and who takes part in a session."""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from ..models import Character, GameSession, Membership, Table
+from ..selectors import membership_get
+
+JUDGEMENT_VALUE_RANGE = (-99, 99)
+
+
+def _clean_judgement_values(values: dict) -> dict[str, int]:
+    if not isinstance(values, dict):
+        raise ValidationError({"judgement_values": _("Judgement values must be name → number.")})
+    cleaned: dict[str, int] = {}
+    low, high = JUDGEMENT_VALUE_RANGE
+    for raw_name, raw_number in values.items():
+        name = str(raw_name).strip()
+        if not name or len(name) > 60:
+            raise ValidationError(
+                {"judgement_values": _("Each judgement value needs a name of 1–60 characters.")}
+            )
+        if isinstance(raw_number, bool) or not isinstance(raw_number, int):
+            raise ValidationError(
+                {"judgement_values": _("%(name)s must be a whole number.") % {"name": name}}
+            )
+        if not low <= raw_number <= high:
+            raise ValidationError(
+                {
+                    "judgement_values": _("%(name)s must be between %(low)d and %(high)d.")
+                    % {"name": name, "low": low, "high": high}
+                }
+            )
+        cleaned[name] = raw_number
+    return cleaned
+
+
+def character_create(
+    *,
+    table: Table,
+    by,
+    name: str,
+    kind: str = Character.Kind.PC,
+    concept: str = "",
+    judgement_values: dict | None = None,
+    notes: str = "",
+) -> Character:
+    """Create a sheet: any member may create their own PC; only the GM creates NPCs."""
+    membership = membership_get(user=by, table_id=table.pk)
+    if membership is None:
+        raise PermissionDenied(_("Only members of this table can create characters."))
+    if kind == Character.Kind.NPC and membership.role != Membership.Role.GM:
+        raise PermissionDenied(_("Only the GM creates NPCs."))
+    character = Character(
+        table=table,
+        owner=by,
+        kind=kind,
+        name=(name or "").strip(),
+        concept=(concept or "").strip(),
+        judgement_values=_clean_judgement_values(judgement_values or {}),
+        notes=notes or "",
+    )
+    character.full_clean()
+    character.save()
+    return character
+
+
+def can_edit_character(user, character: Character) -> bool:
+    """Owners edit their PCs, the GM edits NPCs; nobody else edits a sheet."""
+    if character.kind == Character.Kind.NPC:
+        membership = membership_get(user=user, table_id=character.table_id)
+        return membership is not None and membership.role == Membership.Role.GM
+    return user.is_authenticated and character.owner_id == user.pk
+
+
+def character_update(
+    *,
+    character: Character,
+    by,
+    name: str,
+    concept: str = "",
+    judgement_values: dict | None = None,
+    notes: str = "",
+) -> Character:
+    """Change a sheet; refused for anyone who may not edit it."""
+    if not can_edit_character(by, character):
+        raise PermissionDenied(_("You cannot edit this character sheet."))
+    character.name = (name or "").strip()
+    character.concept = (concept or "").strip()
+    character.judgement_values = _clean_judgement_values(judgement_values or {})
+    character.notes = notes or ""
+    character.full_clean()
+    character.save()
+    return character
+
+
+def session_character_set(
+    *, session: GameSession, character: Character, by, taking_part: bool
+) -> None:
+    """Add a character to the session's cast or remove it (the GM, or the PC's owner)."""
+    if character.table_id != session.table_id:
+        raise ValidationError(_("That character belongs to another table."))
+    membership = membership_get(user=by, table_id=session.table_id)
+    is_gm = membership is not None and membership.role == Membership.Role.GM
+    if not is_gm and character.owner_id != getattr(by, "pk", None):
+        raise PermissionDenied(_("Only the GM or the character's player can change this."))
+    with transaction.atomic():
+        if taking_part:
+            session.characters.add(character)
+        else:
+            session.characters.remove(character)
