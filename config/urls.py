@@ -2,20 +2,39 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from sessions_app import views
+from sessions_app.views import characters, room, tables
+
+session_patterns = [
+    path("", room.session_room, name="session_room"),
+    path("chat/", room.chat_post, name="chat_post"),
+    path("roll/", room.roll_box, name="roll_box"),
+    path("cast/", room.cast_update, name="cast_update"),
+    path("checks/", room.check_request_create, name="check_request_create"),
+    path("checks/<int:request_id>/roll/", room.check_roll, name="check_roll"),
+    path("checks/<int:request_id>/chances/", room.check_chances, name="check_chances"),
+    path("checks/<int:request_id>/cancel/", room.check_cancel, name="check_cancel"),
+    path("contests/", room.contest_create, name="contest_create"),
+    path("contests/preview/", room.contest_preview, name="contest_preview"),
+    path("npc-rolls/", room.npc_roll, name="npc_roll"),
+    path("rolls/<int:roll_id>/reveal/", room.roll_reveal, name="roll_reveal"),
+    path("rolls/<int:roll_id>/void/", room.roll_void, name="roll_void"),
+]
 
 urlpatterns = [
-    path("", views.home, name="home"),
-    path("ok/", views.ok, name="ok"),
+    path("", tables.home, name="home"),
+    path("ok/", tables.ok, name="ok"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("accounts/signup/", views.signup, name="signup"),
-    path("tables/<int:table_id>/", views.table_detail, name="table_detail"),
-    path("tables/<int:table_id>/invites/", views.invite_create, name="invite_create"),
-    path("tables/<int:table_id>/sessions/", views.session_create, name="session_create"),
-    path("invite/<str:token>/", views.invite_landing, name="invite"),
-    path("sessions/<int:session_id>/", views.session_room, name="session_room"),
-    path("sessions/<int:session_id>/chat/", views.chat_post, name="chat_post"),
+    path("accounts/signup/", tables.signup, name="signup"),
+    path("tables/<int:table_id>/", tables.table_detail, name="table_detail"),
+    path("tables/<int:table_id>/invites/", tables.invite_create, name="invite_create"),
+    path("tables/<int:table_id>/sessions/", tables.session_create, name="session_create"),
+    path("tables/<int:table_id>/characters/", characters.character_list, name="character_list"),
+    path("tables/<int:table_id>/characters/new/", characters.character_new, name="character_new"),
+    path("tables/<int:table_id>/profile/", characters.profile_edit, name="profile_edit"),
+    path("characters/<int:character_id>/", characters.character_edit, name="character_edit"),
+    path("invite/<str:token>/", tables.invite_landing, name="invite"),
+    path("sessions/<int:session_id>/", include(session_patterns)),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
 ]

@@ -17,6 +17,19 @@ from . import selectors, services
 
 CLOSE_NOT_A_MEMBER = 4403
 
+# Events after which the open-checks panel may have changed for someone.
+CHECK_EVENT_KINDS = frozenset(
+    {
+        "check_requested",
+        "check_rolled",
+        "secret_roll",
+        "check_cancelled",
+        "contest_opened",
+        "contest_decided",
+    }
+)
+ROOM_TEMPLATE = "sessions_app/session_room.html"
+
 
 class SessionConsumer(AsyncWebsocketConsumer):
     """One member's live connection to one session's room."""
@@ -27,6 +40,8 @@ class SessionConsumer(AsyncWebsocketConsumer):
         self.group_name = f"session.{self.session_id}"
         # Nothing is sent before the client says what it already has (the "sync" message).
         self.cursor: int | None = None
+        # Keys of the open-check items this socket's page shows ("id-mode-status").
+        self.check_keys: list[str] = []
         self.language = _language_from_scope(self.scope)
         access = await self._access()
         # Accept, then close with an application code: a browser sees 4403, not a bare 403.
@@ -68,6 +83,7 @@ class SessionConsumer(AsyncWebsocketConsumer):
             self.cursor = last_seq
             await self._send_events_after(last_seq, None)
             await self._send_presence()
+            await self.send(text_data=await self._render_check_list())
 
     async def timeline_event(self, message):
         seq = int(message["seq"])
@@ -82,11 +98,15 @@ class SessionConsumer(AsyncWebsocketConsumer):
             await self._send_presence()
 
     async def _send_events_after(self, after_seq: int, up_to_seq: int | None):
-        html, new_cursor = await self._render_events(after_seq, up_to_seq)
+        html, new_cursor, kinds = await self._render_events(after_seq, up_to_seq)
         if new_cursor is not None:
             self.cursor = max(self.cursor or 0, new_cursor)
         if html:
             await self.send(text_data=html)
+        if kinds & CHECK_EVENT_KINDS:
+            changes = await self._render_check_changes()
+            if changes:
+                await self.send(text_data=changes)
 
     @database_sync_to_async
     def _access(self) -> bool | None:
@@ -114,13 +134,66 @@ class SessionConsumer(AsyncWebsocketConsumer):
         )
         new_cursor = up_to_seq if up_to_seq is not None else (events[-1].seq if events else None)
         if not events:
-            return "", new_cursor
+            return "", new_cursor, set()
         with translation.override(self.language):
             html = render_to_string(
-                "sessions_app/session_room.html#timeline-append",
+                f"{ROOM_TEMPLATE}#timeline-append",
                 {"events": events, "viewer": self.user, "viewer_is_gm": self.is_gm},
             )
-        return html, new_cursor
+        return html, new_cursor, {event.kind for event in events}
+
+    def _check_context(self):
+        items = selectors.pending_checks_for(
+            session_id=self.session_id, user=self.user, is_gm=self.is_gm
+        )
+        return items, {
+            "session": selectors.session_for_member(user=self.user, session_id=self.session_id)[0],
+            "viewer": self.user,
+            "viewer_is_gm": self.is_gm,
+        }
+
+    @staticmethod
+    def _key(request, mode) -> str:
+        return f"{request.pk}-{mode}-{request.status}"
+
+    @database_sync_to_async
+    def _render_check_list(self) -> str:
+        """Replace the whole open-checks list (on connect: nothing typed there can be lost)."""
+        items, context = self._check_context()
+        self.check_keys = [self._key(request, mode) for request, mode in items]
+        with translation.override(self.language):
+            return render_to_string(
+                f"{ROOM_TEMPLATE}#check-list", {**context, "check_items": items, "oob": True}
+            )
+
+    @database_sync_to_async
+    def _render_check_changes(self) -> str:
+        """Add and remove single items only, so a roller's half-typed modifiers survive."""
+        items, context = self._check_context()
+        keys = [self._key(request, mode) for request, mode in items]
+        gone = [key for key in self.check_keys if key not in keys]
+        new = [
+            (request, mode)
+            for request, mode in items
+            if self._key(request, mode) not in self.check_keys
+        ]
+        self.check_keys = keys
+        if not gone and not new:
+            return ""
+        parts = [
+            f'<li id="check-item-{key.split("-")[0]}" hx-swap-oob="delete"></li>' for key in gone
+        ]
+        if new:
+            with translation.override(self.language):
+                rendered = "".join(
+                    render_to_string(
+                        "sessions_app/_check_item.html",
+                        {**context, "request": request, "mode": mode},
+                    )
+                    for request, mode in new
+                )
+            parts.append(f'<ul id="check-items" hx-swap-oob="beforeend">{rendered}</ul>')
+        return "".join(parts)
 
     async def _send_presence(self):
         html = await self._render_presence()

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from django.db.models import Q, QuerySet
 
-from .models import GameSession, Membership, Presence, RulesProfile, Table, TimelineEvent
+from .models import (
+    Character,
+    CheckRequest,
+    GameSession,
+    Membership,
+    Presence,
+    RulesProfile,
+    Table,
+    TimelineEvent,
+)
 
 
 def membership_get(*, user, table_id: int) -> Membership | None:
@@ -99,3 +108,47 @@ def present_users(*, session_id: int) -> list:
     for presence in Presence.objects.filter(session_id=session_id).select_related("user"):
         seen.setdefault(presence.user_id, presence.user)
     return sorted(seen.values(), key=lambda user: user.get_username().lower())
+
+
+def pending_checks_for(*, session_id: int, user, is_gm: bool) -> list[tuple[CheckRequest, str]]:
+    """Return the open checks this user should see, each with how: "roll" or "watch".
+
+    A character's owner rolls its pending checks; the GM also watches everyone else's
+    (and may cancel them). Players never see other players' secret requests here.
+    """
+    open_statuses = [CheckRequest.Status.PENDING, CheckRequest.Status.WAITING]
+    requests = (
+        CheckRequest.objects.filter(session_id=session_id, status__in=open_statuses)
+        .select_related("character", "contest")
+        .order_by("created_at", "id")
+    )
+    items = []
+    for request in requests:
+        owns = request.character.owner_id == user.pk
+        if owns and request.status == CheckRequest.Status.PENDING:
+            items.append((request, "roll"))
+        elif is_gm:
+            items.append((request, "watch"))
+    return items
+
+
+def session_cast(*, session: GameSession) -> list[Character]:
+    """Return the PCs taking part, in player order, then by name."""
+    return list(session.characters.select_related("owner").order_by("owner__username", "name"))
+
+
+def table_characters(*, table: Table, kind: str | None = None):
+    characters = table.characters.select_related("owner")
+    if kind:
+        characters = characters.filter(kind=kind)
+    return characters
+
+
+def table_profile(*, table: Table) -> RulesProfile:
+    """Return the table's own profile choice, or the shipped SRS standard."""
+    if table.rules_profile_id:
+        return table.rules_profile
+    return (
+        RulesProfile.objects.filter(table__isnull=True, name="SRS standard").first()
+        or RulesProfile.objects.filter(table__isnull=True).first()
+    )

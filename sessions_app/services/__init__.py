@@ -11,6 +11,7 @@ from .tables import (
     invite_resolve,
     session_create,
     table_create,
+    table_profile_save,
     user_signup_and_accept,
 )
 from .timeline import (
@@ -34,6 +35,7 @@ __all__ = [
     "presence_leave",
     "session_create",
     "table_create",
+    "table_profile_save",
     "timeline_append",
     "user_signup_and_accept",
 ]

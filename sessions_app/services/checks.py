@@ -479,6 +479,7 @@ def command_roll(
                 "kind": command.kind,
                 **(check_result.to_dict() if check_result else {}),
                 "command_modifier": command.modifier,
+                "sides": command.faces,
             },
             secret=command.secret,
         )

@@ -102,3 +102,23 @@ def session_create(
             payload={"title": session.title},
         )
     return session
+
+
+def table_profile_save(*, table: Table, by, form) -> RulesProfile:
+    """Save the table's own rules profile from a bound, valid form (GM only).
+
+    A shipped profile is never changed: the first edit makes the table its own copy.
+    """
+    if not is_gm(by, table):
+        raise PermissionDenied(_("Only the table's GM can change its rules profile."))
+    profile = form.save(commit=False)
+    if profile.table_id != table.pk:
+        profile.pk = None
+        profile.table = table
+    profile.judgement_value_names = form.cleaned_data["judgement_value_lines"]
+    profile.full_clean()
+    with transaction.atomic():
+        profile.save()
+        Table.objects.filter(pk=table.pk).update(rules_profile=profile)
+        table.rules_profile = profile
+    return profile

@@ -13,25 +13,10 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from . import selectors, services
-from .forms import ChatForm, SessionForm, SignupForm, TableForm
-from .models import Table
-
-
-def _partial(request, template: str, partial: str) -> str:
-    """Render only the named partial when htmx asked for it."""
-    return f"{template}#{partial}" if request.htmx else template
-
-
-def _apply_errors(form, error: ValidationError) -> None:
-    if hasattr(error, "error_dict"):
-        for field, errors in error.error_dict.items():
-            target = field if field in form.fields else None
-            for item in errors:
-                form.add_error(target, item)
-    else:
-        for item in error.messages:
-            form.add_error(None, item)
+from .. import selectors, services
+from ..forms import SessionForm, SignupForm, TableForm
+from ..models import Table
+from .common import apply_errors, partial_template
 
 
 def home(request):
@@ -44,7 +29,7 @@ def home(request):
             try:
                 table = services.table_create(gm=request.user, name=form.cleaned_data["name"])
             except ValidationError as error:
-                _apply_errors(form, error)
+                apply_errors(form, error)
             else:
                 return redirect("table_detail", table_id=table.pk)
     return render(
@@ -92,7 +77,10 @@ def _table_context(request, table, viewer_is_gm, *, invite=None, session_form=No
             request.build_absolute_uri(reverse("invite", args=[invite.token])) if invite else ""
         ),
         "session_form": session_form
-        or SessionForm(profiles=selectors.rules_profiles_for_table(table=table)),
+        or SessionForm(
+            profiles=selectors.rules_profiles_for_table(table=table),
+            initial={"rules_profile": selectors.table_profile(table=table)},
+        ),
     }
 
 
@@ -106,7 +94,9 @@ def invite_create(request, table_id: int):
         return HttpResponse(str(error), status=403)
     context = _table_context(request, table, viewer_is_gm, invite=invite)
     return render(
-        request, _partial(request, "sessions_app/table_detail.html", "invite-panel"), context
+        request,
+        partial_template(request, "sessions_app/table_detail.html", "invite-panel"),
+        context,
     )
 
 
@@ -121,7 +111,7 @@ def session_create(request, table_id: int):
         except PermissionDenied as error:
             return HttpResponse(str(error), status=403)
         except ValidationError as error:
-            _apply_errors(form, error)
+            apply_errors(form, error)
         else:
             if request.htmx:
                 response = HttpResponse(status=204)
@@ -131,7 +121,7 @@ def session_create(request, table_id: int):
     context = _table_context(request, table, viewer_is_gm, session_form=form)
     return render(
         request,
-        _partial(request, "sessions_app/table_detail.html", "session-form"),
+        partial_template(request, "sessions_app/table_detail.html", "session-form"),
         context,
         status=400,
     )
@@ -161,7 +151,7 @@ def invite_landing(request, token: str):
                     password=signup_form.cleaned_data["password1"],
                 )
             except ValidationError as error:
-                _apply_errors(signup_form, error)
+                apply_errors(signup_form, error)
             else:
                 login(request, user, backend="django.contrib.auth.backends.ModelBackend")
     elif action == "login":
@@ -192,75 +182,6 @@ def invite_landing(request, token: str):
             "already_member": already_member,
         },
         status=400 if action else 200,
-    )
-
-
-def _member_session(request, session_id: int):
-    found = selectors.session_for_member(user=request.user, session_id=session_id)
-    if found is None:
-        raise Http404
-    return found
-
-
-@login_required
-def session_room(request, session_id: int):
-    session, membership = _member_session(request, session_id)
-    viewer_is_gm = membership.role == membership.Role.GM
-    return render(
-        request,
-        "sessions_app/session_room.html",
-        {
-            "session": session,
-            "viewer": request.user,
-            "viewer_is_gm": viewer_is_gm,
-            "events": selectors.recent_events(
-                session_id=session.pk, user=request.user, is_gm=viewer_is_gm
-            ),
-            "present": selectors.present_users(session_id=session.pk),
-            "members": selectors.table_members(table=session.table),
-            "chat_form": ChatForm(),
-        },
-    )
-
-
-@login_required
-@require_POST
-def chat_post(request, session_id: int):
-    session, membership = _member_session(request, session_id)
-    viewer_is_gm = membership.role == membership.Role.GM
-    form = ChatForm(request.POST)
-    status = 200
-    if form.is_valid():
-        try:
-            services.chat_post(
-                session=session,
-                by=request.user,
-                text=form.cleaned_data["text"],
-                gm_only=form.cleaned_data["gm_only"],
-            )
-        except PermissionDenied as error:
-            form.add_error(None, str(error))
-            status = 403
-        except ValidationError as error:
-            _apply_errors(form, error)
-            status = 400
-        else:
-            if not request.htmx:
-                return redirect("session_room", session_id=session.pk)
-            form = ChatForm()
-    else:
-        status = 400
-    return render(
-        request,
-        _partial(request, "sessions_app/session_room.html", "chat-form"),
-        {
-            "session": session,
-            "chat_form": form,
-            "viewer_is_gm": viewer_is_gm,
-            "viewer": request.user,
-        },
-        # htmx swaps only 2xx answers by default; errors are shown inside the form.
-        status=200 if request.htmx else status,
     )
 
 

@@ -1,0 +1,88 @@
+"""Template filters for SRS terms: outcomes, contest reasons, judgement value names, odds."""
+
+from fractions import Fraction
+
+from django import template
+from django.templatetags.static import static
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
+from .. import srs
+from ..judgement import display_name
+
+register = template.Library()
+
+
+@register.filter
+def outcome_label(outcome: str) -> str:
+    labels = {
+        srs.OUTCOME_CRITICAL: _("Critical"),
+        srs.OUTCOME_FUMBLE: _("Fumble"),
+        srs.OUTCOME_SUCCESS: _("Success"),
+        srs.OUTCOME_FAILURE: _("Failure"),
+        srs.OUTCOME_ACHIEVED: pgettext("check outcome", "Achievement"),
+    }
+    return labels.get(outcome, outcome)
+
+
+@register.filter
+def reason_label(reason: str) -> str:
+    labels = {
+        srs.REASON_ACTION_FUMBLE: _("the action side fumbled"),
+        srs.REASON_REACTION_FUMBLE: _("the reaction side fumbled"),
+        srs.REASON_ACTION_CRITICAL: _("the action side rolled a critical"),
+        srs.REASON_BOTH_CRITICAL: _("both rolled a critical: reaction priority"),
+        srs.REASON_REACTION_CRITICAL: _("the reaction side rolled a critical"),
+        srs.REASON_HIGHER_ACHIEVEMENT: _("higher achievement"),
+        srs.REASON_TIE_REACTION_PRIORITY: _("a tie: reaction priority"),
+    }
+    return labels.get(reason, reason)
+
+
+@register.filter
+def side_label(side: str) -> str:
+    return {"action": _("Action side"), "reaction": _("Reaction side")}.get(side, side)
+
+
+@register.filter
+def value_name(name: str) -> str:
+    return display_name(name or "")
+
+
+@register.filter
+def percent(chance) -> str:
+    """Show an exact chance as a percentage with one decimal: 21/36 → 58.3%."""
+    if chance is None or chance == "":
+        return ""
+    fraction = Fraction(chance)
+    return f"{float(fraction) * 100:.1f}%"
+
+
+@register.filter
+def fraction_of_36(chance) -> str:
+    """Show a chance of one 2D6 roll as n/36 (or n/1296 for contests) when it is one."""
+    fraction = Fraction(chance)
+    for denominator in (36, 1296):
+        scaled = fraction * denominator
+        if scaled.denominator == 1:
+            return f"{scaled.numerator}/{denominator}"
+    return f"{fraction.numerator}/{fraction.denominator}"
+
+
+@register.filter
+def signed(number) -> str:
+    try:
+        return f"{int(number):+d}"
+    except (TypeError, ValueError):
+        return ""
+
+
+@register.filter
+def complement(chance) -> Fraction:
+    return 1 - Fraction(chance)
+
+
+@register.filter
+def die_src(face) -> str:
+    """URL of the picture of a d6 face (through the storage, so hashed names work)."""
+    return static(f"img/dice/d{int(face)}.svg")

@@ -1,0 +1,1 @@
+"""Views parse input, call one service, and render (the full page, or the partial htmx asks for)."""

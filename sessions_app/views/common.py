@@ -1,0 +1,33 @@
+"""Helpers shared by the views: membership lookups and form error plumbing."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.http import Http404
+
+from .. import selectors
+
+
+def partial_template(request, template: str, partial: str) -> str:
+    """Render only the named partial when htmx asked for it."""
+    return f"{template}#{partial}" if request.htmx else template
+
+
+def apply_errors(form, error: ValidationError) -> None:
+    """Show a service's ValidationError on the form, field by field where it can."""
+    if hasattr(error, "error_dict"):
+        for field, errors in error.error_dict.items():
+            target = field if field in form.fields else None
+            for item in errors:
+                form.add_error(target, item)
+    else:
+        for item in error.messages:
+            form.add_error(None, item)
+
+
+def member_session(request, session_id: int):
+    """Return (session, membership) for a member, or raise 404 for anyone else."""
+    found = selectors.session_for_member(user=request.user, session_id=session_id)
+    if found is None:
+        raise Http404
+    return found

@@ -1,0 +1,444 @@
+"""The session room: the page, chat, checks, contests, NPC rolls and the roll box."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import Q
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from .. import selectors, services, srs
+from ..forms import (
+    ChatForm,
+    CheckRequestForm,
+    ContestForm,
+    NpcRollForm,
+    RollBoxForm,
+)
+from ..models import Character, CheckRequest, Roll
+from .common import apply_errors, member_session
+
+TEMPLATE = "sessions_app/session_room.html"
+
+
+def _is_gm(membership) -> bool:
+    return membership.role == membership.Role.GM
+
+
+def _rollable_characters(session):
+    """PCs taking part and the table's NPCs: whoever a GM may ask for a check."""
+    return (
+        Character.objects.filter(table=session.table)
+        .filter(Q(sessions=session) | Q(kind=Character.Kind.NPC))
+        .distinct()
+    )
+
+
+def room_context(request, session, membership, *, full: bool = True, **overrides) -> dict:
+    viewer_is_gm = _is_gm(membership)
+    characters = _rollable_characters(session).select_related("owner").order_by("kind", "name")
+    npcs = Character.objects.filter(table=session.table, kind=Character.Kind.NPC).select_related(
+        "owner"
+    )
+    context = {
+        "session": session,
+        "profile": session.rules_profile,
+        "viewer": request.user,
+        "viewer_is_gm": viewer_is_gm,
+        "chat_form": ChatForm(),
+        "roll_box_form": RollBoxForm(),
+        "check_items": selectors.pending_checks_for(
+            session_id=session.pk, user=request.user, is_gm=viewer_is_gm
+        ),
+    }
+    if viewer_is_gm:
+        context.update(
+            {
+                "check_form": CheckRequestForm(session=session, characters=characters),
+                "contest_form": ContestForm(session=session, characters=characters),
+                "npc_form": NpcRollForm(session=session, characters=npcs),
+                "cast_candidates": selectors.table_characters(table=session.table, kind="pc"),
+            }
+        )
+    else:
+        context["cast_candidates"] = selectors.table_characters(
+            table=session.table, kind="pc"
+        ).filter(owner=request.user)
+    context["cast"] = selectors.session_cast(session=session)
+    context["cast_candidates"] = context["cast_candidates"].exclude(
+        pk__in=[character.pk for character in context["cast"]]
+    )
+    if full:
+        context.update(
+            {
+                "events": selectors.recent_events(
+                    session_id=session.pk, user=request.user, is_gm=viewer_is_gm
+                ),
+                "present": selectors.present_users(session_id=session.pk),
+                "members": selectors.table_members(table=session.table),
+            }
+        )
+    context.update(overrides)
+    return context
+
+
+@login_required
+def session_room(request, session_id: int):
+    session, membership = member_session(request, session_id)
+    return render(request, TEMPLATE, room_context(request, session, membership))
+
+
+def _respond(request, session, membership, partial: str, status: int = 200, **context):
+    """Answer an htmx form post with its partial; plain posts go back to the room."""
+    if not request.htmx:
+        return redirect("session_room", session_id=session.pk)
+    return render(
+        request,
+        f"{TEMPLATE}#{partial}",
+        room_context(request, session, membership, full=False, **context),
+        # htmx swaps only 2xx answers by default; refusals are shown inside the form.
+        status=200 if status < 500 else status,
+    )
+
+
+def _run(form, action):
+    """Call a service for a valid form; turn its refusals into form errors."""
+    if not form.is_valid():
+        return False
+    try:
+        action(form.cleaned_data)
+    except (PermissionDenied, ValidationError) as error:
+        if isinstance(error, PermissionDenied):
+            form.add_error(None, str(error))
+        else:
+            apply_errors(form, error)
+        return False
+    return True
+
+
+@login_required
+@require_POST
+def chat_post(request, session_id: int):
+    session, membership = member_session(request, session_id)
+    form = ChatForm(request.POST)
+    ok = _run(
+        form,
+        lambda data: services.chat_post(
+            session=session, by=request.user, text=data["text"], gm_only=data["gm_only"]
+        ),
+    )
+    if not request.htmx and not ok:
+        return HttpResponse(" ".join(str(e) for e in form.errors.values()), status=400)
+    return _respond(request, session, membership, "chat-form", chat_form=ChatForm() if ok else form)
+
+
+@login_required
+@require_POST
+def roll_box(request, session_id: int):
+    session, membership = member_session(request, session_id)
+    form = RollBoxForm(request.POST)
+    ok = _run(
+        form,
+        lambda data: services.command_roll(session=session, by=request.user, text=data["text"]),
+    )
+    return _respond(
+        request, session, membership, "roll-box", roll_box_form=RollBoxForm() if ok else form
+    )
+
+
+def _gm_characters(session):
+    return _rollable_characters(session)
+
+
+@login_required
+@require_POST
+def check_request_create(request, session_id: int):
+    session, membership = member_session(request, session_id)
+    if not _is_gm(membership):
+        raise PermissionDenied
+    form = CheckRequestForm(request.POST, session=session, characters=_gm_characters(session))
+    ok = _run(
+        form,
+        lambda data: services.check_request(
+            session=session,
+            by=request.user,
+            character=data["character"],
+            label=data["label"],
+            value_name=data["value_name"],
+            value=data["value"],
+            difficulty=data["difficulty"],
+            difficulty_secret=data["difficulty_secret"],
+            gm_modifier=data["gm_modifier"],
+            secret=data["secret"],
+            critical=data["critical"],
+            fumble=data["fumble"],
+        ),
+    )
+    if ok:
+        form = CheckRequestForm(session=session, characters=_gm_characters(session))
+    return _respond(
+        request,
+        session,
+        membership,
+        "check-request-form",
+        check_form=form,
+        form_status=_("Check requested.") if ok else "",
+    )
+
+
+@login_required
+@require_POST
+def contest_create(request, session_id: int):
+    session, membership = member_session(request, session_id)
+    if not _is_gm(membership):
+        raise PermissionDenied
+    characters = _gm_characters(session)
+    form = ContestForm(request.POST, session=session, characters=characters)
+    ok = _run(
+        form,
+        lambda data: services.contest_open(
+            session=session,
+            by=request.user,
+            label=data["label"],
+            action=services.ContestSide(
+                character=data["action_character"],
+                value_name=data["action_value_name"],
+                value=data["action_value"],
+                gm_modifier=data["action_modifier"],
+            ),
+            reaction=services.ContestSide(
+                character=data["reaction_character"],
+                value_name=data["reaction_value_name"],
+                value=data["reaction_value"],
+                gm_modifier=data["reaction_modifier"],
+            ),
+            reaction_can_roll=not data["reaction_cannot_roll"],
+        ),
+    )
+    if ok:
+        form = ContestForm(session=session, characters=characters)
+    return _respond(
+        request,
+        session,
+        membership,
+        "contest-form",
+        contest_form=form,
+        form_status=_("Contest opened.") if ok else "",
+    )
+
+
+@login_required
+@require_POST
+def npc_roll(request, session_id: int):
+    session, membership = member_session(request, session_id)
+    if not _is_gm(membership):
+        raise PermissionDenied
+    npcs = Character.objects.filter(table=session.table, kind=Character.Kind.NPC)
+    form = NpcRollForm(request.POST, session=session, characters=npcs)
+    ok = _run(
+        form,
+        lambda data: services.gm_roll(
+            session=session,
+            by=request.user,
+            character=data["character"],
+            label=data["label"],
+            value_name=data["value_name"],
+            value=data["value"],
+            modifier=data["modifier"],
+            difficulty=data["difficulty"],
+            secret=data["secret"],
+        ),
+    )
+    if ok:
+        form = NpcRollForm(session=session, characters=npcs)
+    return _respond(request, session, membership, "npc-roll-form", npc_form=form)
+
+
+def _declared_rows(post) -> list[tuple[str, str]]:
+    return list(zip(post.getlist("mod_label"), post.getlist("mod_amount"), strict=False))
+
+
+@login_required
+@require_POST
+def check_roll(request, session_id: int, request_id: int):
+    session, membership = member_session(request, session_id)
+    check = get_object_or_404(CheckRequest, pk=request_id, session=session)
+    message, status = "", 200
+    try:
+        roll = services.check_roll(
+            request_id=check.pk, by=request.user, declared_modifiers=_declared_rows(request.POST)
+        )
+    except PermissionDenied as error:
+        message, status = str(error), 403
+    except ValidationError as error:
+        message, status = " ".join(error.messages), 400
+    else:
+        message = _roll_summary(roll)
+    return _status(request, message, error=status != 200, status=status)
+
+
+def _status(request, message: str, *, error: bool = False, status: int | None = None):
+    """Answer with the status line the room announces to screen readers."""
+    if status is None:
+        status = 400 if error else 200
+    if not request.htmx:
+        return HttpResponse(message, status=status, content_type="text/plain; charset=utf-8")
+    return render(
+        request,
+        f"{TEMPLATE}#check-status",
+        {"check_status": message, "check_status_error": error},
+    )
+
+
+def _roll_summary(roll: Roll) -> str:
+    """What the roller is told at once (the card follows in the timeline)."""
+    if roll.secret:
+        return _("Rolled in secret: the GM sees the result.")
+    result = roll.result
+    faces = " + ".join(str(face) for face in roll.faces)
+    if result["outcome"] == srs.OUTCOME_CRITICAL:
+        return _("Rolled %(faces)s: critical!") % {"faces": faces}
+    if result["outcome"] == srs.OUTCOME_FUMBLE:
+        return _("Rolled %(faces)s: fumble.") % {"faces": faces}
+    return _("Rolled %(faces)s: achievement %(achievement)d.") % {
+        "faces": faces,
+        "achievement": result["achievement"],
+    }
+
+
+@login_required
+@require_POST
+def check_chances(request, session_id: int, request_id: int):
+    """Exact odds for a pending check as its roller edits their own modifiers."""
+    session, membership = member_session(request, session_id)
+    check = get_object_or_404(CheckRequest, pk=request_id, session=session)
+    if not services.can_roll(request.user, check.character) and not _is_gm(membership):
+        raise Http404
+    try:
+        declared = services.clean_declared_modifiers(_declared_rows(request.POST))
+    except ValidationError as error:
+        return HttpResponse(" ".join(error.messages), status=200)
+    modifier = check.gm_modifier + sum(row.amount for row in declared)
+    show_success = check.difficulty is not None and (
+        not check.difficulty_secret or _is_gm(membership)
+    )
+    chances = srs.check_chances(
+        check.value,
+        modifier=modifier,
+        difficulty=check.difficulty if check.difficulty is not None else 0,
+        critical=check.critical,
+        fumble=check.fumble,
+    )
+    return render(
+        request,
+        f"{TEMPLATE}#chances",
+        {
+            "chances": chances,
+            "show_success": show_success,
+            "check": check,
+            "total_modifier": modifier,
+        },
+    )
+
+
+@login_required
+@require_POST
+def contest_preview(request, session_id: int):
+    """The exact chance of each side while the GM fills in the contest form."""
+    session, membership = member_session(request, session_id)
+    if not _is_gm(membership):
+        raise PermissionDenied
+    form = ContestForm(request.POST, session=session, characters=_gm_characters(session))
+    form.is_valid()
+    data = form.cleaned_data
+
+    def side_value(side):
+        character = data.get(f"{side}_character")
+        if data.get(f"{side}_value") is not None:
+            return data[f"{side}_value"]
+        name = data.get(f"{side}_value_name")
+        if character and name and name in character.judgement_values:
+            return int(character.judgement_values[name])
+        return None
+
+    action_value, reaction_value = side_value("action"), side_value("reaction")
+    chance = None
+    if action_value is not None and reaction_value is not None:
+        chance = srs.contest_chance(
+            action_value,
+            reaction_value,
+            action_modifier=data.get("action_modifier") or 0,
+            reaction_modifier=data.get("reaction_modifier") or 0,
+            reaction_can_roll=not data.get("reaction_cannot_roll"),
+            critical=session.rules_profile.critical,
+            fumble=session.rules_profile.fumble,
+        )
+    return render(
+        request,
+        f"{TEMPLATE}#contest-chance",
+        {"contest_chance": chance, "reaction_chance": None if chance is None else 1 - chance},
+    )
+
+
+@login_required
+@require_POST
+def check_cancel(request, session_id: int, request_id: int):
+    session, membership = member_session(request, session_id)
+    check = get_object_or_404(CheckRequest, pk=request_id, session=session)
+    try:
+        services.check_cancel(request=check, by=request.user)
+    except ValidationError as error:
+        return _status(request, " ".join(error.messages), error=True)
+    return _status(request, _("Check cancelled."))
+
+
+@login_required
+@require_POST
+def roll_reveal(request, session_id: int, roll_id: int):
+    session, membership = member_session(request, session_id)
+    roll = get_object_or_404(Roll, pk=roll_id, session=session)
+    try:
+        services.roll_reveal(roll=roll, by=request.user)
+    except ValidationError as error:
+        return _status(request, " ".join(error.messages), error=True)
+    return _status(request, _("The roll is revealed to everyone."))
+
+
+@login_required
+@require_POST
+def roll_void(request, session_id: int, roll_id: int):
+    session, membership = member_session(request, session_id)
+    roll = get_object_or_404(Roll, pk=roll_id, session=session)
+    try:
+        services.roll_void(roll=roll, by=request.user, reason=request.POST.get("reason", ""))
+    except ValidationError as error:
+        return _status(request, " ".join(error.messages), error=True)
+    return _status(request, _("The roll is voided."))
+
+
+@login_required
+@require_POST
+def cast_update(request, session_id: int):
+    """Add or remove a character from the session's cast."""
+    session, membership = member_session(request, session_id)
+    character = get_object_or_404(Character, pk=request.POST.get("character"), table=session.table)
+    message = ""
+    try:
+        services.session_character_set(
+            session=session,
+            character=character,
+            by=request.user,
+            taking_part=request.POST.get("taking_part") == "1",
+        )
+    except ValidationError as error:
+        message = " ".join(error.messages)
+    if not request.htmx:
+        return redirect("session_room", session_id=session.pk)
+    return render(
+        request,
+        "sessions_app/_cast_panel.html",
+        room_context(request, session, membership, full=False, cast_message=message),
+    )
