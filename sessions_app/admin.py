@@ -1,6 +1,18 @@
 from django.contrib import admin
 
-from .models import GameSession, Invite, Membership, Presence, RulesProfile, Table, TimelineEvent
+from .models import (
+    Character,
+    CheckRequest,
+    Contest,
+    GameSession,
+    Invite,
+    Membership,
+    Presence,
+    Roll,
+    RulesProfile,
+    Table,
+    TimelineEvent,
+)
 
 
 @admin.register(RulesProfile)
@@ -57,4 +69,38 @@ class PresenceAdmin(admin.ModelAdmin):
     list_display = ["session", "user", "connected_at"]
 
     def has_add_permission(self, request):
+        return False
+
+
+@admin.register(Character)
+class CharacterAdmin(admin.ModelAdmin):
+    list_display = ["name", "kind", "owner", "table"]
+    list_filter = ["kind"]
+
+
+@admin.register(Contest)
+class ContestAdmin(admin.ModelAdmin):
+    list_display = ["label", "session", "status", "winner", "reason"]
+
+
+@admin.register(CheckRequest)
+class CheckRequestAdmin(admin.ModelAdmin):
+    list_display = ["label", "character", "session", "status", "secret"]
+    list_filter = ["status"]
+
+
+@admin.register(Roll)
+class RollAdmin(admin.ModelAdmin):
+    """Read-only: a roll is stored once; a mistake is voided by a new timeline event."""
+
+    list_display = ["label", "command", "character", "roller", "faces", "source", "created_at"]
+    list_filter = ["source", "secret"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
         return False

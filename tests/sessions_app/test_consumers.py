@@ -215,3 +215,102 @@ async def test_consumer_sync_beyond_last_event_still_gets_live_events(session, g
 
     assert any("still heard" in frame for frame in frames)
     await communicator.disconnect()
+
+
+@sync_to_async
+def _characters(session, gm, player):
+    from tests.factories import CharacterFactory
+
+    pc = CharacterFactory(
+        table=session.table, owner=player, name="Aki", judgement_values={"Strength": 5}
+    )
+    session.characters.add(pc)
+    npc = CharacterFactory(table=session.table, owner=gm, kind="npc", name="Librarian")
+    return pc, npc
+
+
+async def test_consumer_check_request_brings_widget_to_owner_only(session, gm, player):
+    from tests.factories import MembershipFactory, UserFactory
+
+    other = await sync_to_async(
+        lambda: MembershipFactory(table=session.table, user=UserFactory(username="ren")).user
+    )()
+    pc, _npc = await _characters(session, gm, player)
+    owner_socket, _ = await _joined(player, session)
+    other_socket, _ = await _joined(other, session)
+
+    await sync_to_async(services.check_request)(
+        session=session, by=gm, character=pc, label="Climb", value_name="Strength"
+    )
+    owner_frames = "".join(await _frames(owner_socket))
+    other_frames = "".join(await _frames(other_socket))
+
+    assert 'class="roll-widget"' in owner_frames
+    assert 'hx-swap-oob="beforeend"' in owner_frames
+    assert "roll-widget" not in other_frames
+    await owner_socket.disconnect()
+    await other_socket.disconnect()
+
+
+async def test_consumer_rolled_check_removes_widget(session, gm, player):
+    pc, _npc = await _characters(session, gm, player)
+    request = await sync_to_async(services.check_request)(
+        session=session, by=gm, character=pc, label="Climb", value_name="Strength"
+    )
+    owner_socket, initial = await _joined(player, session)
+    assert any(f'id="check-item-{request.pk}"' in frame for frame in initial)
+
+    await sync_to_async(services.check_roll)(request_id=request.pk, by=player, dice=(3, 4))
+    frames = "".join(await _frames(owner_socket))
+
+    assert f'<li id="check-item-{request.pk}" hx-swap-oob="delete"></li>' in frames
+    assert "die showing 3" in frames
+    await owner_socket.disconnect()
+
+
+async def test_consumer_secret_roll_numbers_never_in_player_frames(session, gm, player):
+    _pc, npc = await _characters(session, gm, player)
+    gm_socket, _ = await _joined(gm, session)
+    player_socket, _ = await _joined(player, session)
+
+    await sync_to_async(services.gm_roll)(
+        session=session,
+        by=gm,
+        character=npc,
+        label="Bluff the heroes",
+        value=4,
+        secret=True,
+        dice=(6, 2),
+    )
+    gm_frames = "".join(await _frames(gm_socket))
+    player_frames = "".join(await _frames(player_socket))
+
+    assert "die showing 6" in gm_frames and "Bluff the heroes" in gm_frames
+    assert "made a secret roll" in player_frames
+    assert "die showing" not in player_frames
+    assert "Bluff" not in player_frames
+    assert "Achievement" not in player_frames
+    await gm_socket.disconnect()
+    await player_socket.disconnect()
+
+
+async def test_consumer_secret_difficulty_hidden_from_player_frames(session, gm, player):
+    pc, _npc = await _characters(session, gm, player)
+    player_socket, _ = await _joined(player, session)
+
+    request = await sync_to_async(services.check_request)(
+        session=session,
+        by=gm,
+        character=pc,
+        label="Sneak",
+        value_name="Strength",
+        difficulty=17,
+        difficulty_secret=True,
+    )
+    await sync_to_async(services.check_roll)(request_id=request.pk, by=player, dice=(2, 3))
+    frames = "".join(await _frames(player_socket))
+
+    assert "difficulty 17" not in frames and ">17<" not in frames
+    assert "Failure" not in frames
+    assert "<strong>10</strong>" in frames
+    await player_socket.disconnect()

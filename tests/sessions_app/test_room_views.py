@@ -1,0 +1,257 @@
+"""The room's check, contest, roll-box and cast endpoints over HTTP."""
+
+import pytest
+from django.contrib import admin
+from django.test import Client
+from django.urls import get_resolver, reverse
+
+from sessions_app import services
+from sessions_app.models import CheckRequest, Roll, TimelineEvent
+from tests.factories import CharacterFactory, MembershipFactory, UserFactory
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def pc(session, player):
+    character = CharacterFactory(
+        table=session.table, owner=player, name="Aki", judgement_values={"Strength": 5}
+    )
+    session.characters.add(character)
+    return character
+
+
+@pytest.fixture
+def npc(session, gm):
+    return CharacterFactory(table=session.table, owner=gm, kind="npc", name="Librarian")
+
+
+@pytest.fixture
+def gm_client(gm):
+    client = Client()
+    client.force_login(gm)
+    return client
+
+
+@pytest.fixture
+def player_client(player):
+    client = Client()
+    client.force_login(player)
+    return client
+
+
+@pytest.fixture
+def other_client(session):
+    other = MembershipFactory(table=session.table, user=UserFactory(username="ren")).user
+    client = Client()
+    client.force_login(other)
+    return client
+
+
+def _url(name, session, *args):
+    return reverse(name, args=[session.pk, *args])
+
+
+def _request_data(pc, **overrides):
+    data = {
+        "character": pc.pk,
+        "label": "Climb",
+        "value_name": "Strength",
+        "difficulty": "10",
+        "gm_modifier": "0",
+    }
+    data.update(overrides)
+    return data
+
+
+def test_check_request_by_gm_creates_request(gm_client, session, pc):
+    response = gm_client.post(_url("check_request_create", session), _request_data(pc), **HTMX)
+
+    assert response.status_code == 200
+    assert b"Check requested." in response.content
+    assert CheckRequest.objects.get().character == pc
+
+
+def test_check_request_by_player_forbidden(player_client, session, pc):
+    response = player_client.post(_url("check_request_create", session), _request_data(pc), **HTMX)
+
+    assert response.status_code == 403
+    assert not CheckRequest.objects.exists()
+
+
+def test_check_request_modifier_beyond_limit_shows_reason(gm_client, session, pc):
+    response = gm_client.post(
+        _url("check_request_create", session), _request_data(pc, gm_modifier="5"), **HTMX
+    )
+
+    assert "beyond this profile" in response.content.decode()
+    assert not CheckRequest.objects.exists()
+
+
+def test_check_roll_by_owner(player_client, session, gm, pc):
+    request = services.check_request(
+        session=session, by=gm, character=pc, label="Climb", value_name="Strength"
+    )
+
+    response = player_client.post(
+        _url("check_roll", session, request.pk),
+        {"mod_label": ["Rope"], "mod_amount": ["1"]},
+        **HTMX,
+    )
+
+    roll = Roll.objects.get()
+    assert response.status_code == 200
+    assert "Rolled" in response.content.decode()
+    assert roll.modifiers == [{"label": "Rope", "amount": 1}]
+
+
+def test_check_roll_double_submit_one_roll(player_client, session, gm, pc):
+    request = services.check_request(
+        session=session, by=gm, character=pc, label="Climb", value_name="Strength"
+    )
+
+    first = player_client.post(_url("check_roll", session, request.pk), **HTMX)
+    second = player_client.post(_url("check_roll", session, request.pk), **HTMX)
+
+    assert first.content == second.content
+    assert Roll.objects.count() == 1
+
+
+def test_check_roll_by_non_owner_refused(other_client, session, gm, pc):
+    request = services.check_request(
+        session=session, by=gm, character=pc, label="Climb", value_name="Strength"
+    )
+
+    response = other_client.post(_url("check_roll", session, request.pk), **HTMX)
+
+    assert "Only Aki" in response.content.decode()
+    assert not Roll.objects.exists()
+
+
+def test_check_chances_secret_difficulty_hides_success(player_client, session, gm, pc):
+    request = services.check_request(
+        session=session,
+        by=gm,
+        character=pc,
+        label="Sneak",
+        value_name="Strength",
+        difficulty=11,
+        difficulty_secret=True,
+    )
+
+    response = player_client.post(_url("check_chances", session, request.pk), **HTMX)
+
+    assert "Success" not in response.content.decode()
+    assert "critical 2.8%" in response.content.decode()
+
+
+def test_check_chances_shows_exact_success(player_client, session, gm, pc):
+    request = services.check_request(
+        session=session, by=gm, character=pc, label="Climb", value_name="Strength", difficulty=10
+    )
+
+    response = player_client.post(
+        _url("check_chances", session, request.pk), {"mod_label": [""], "mod_amount": ["1"]}, **HTMX
+    )
+
+    # value 5 + modifier 1 needs 4 or more on 2D6 against 10: 33/36.
+    assert "Success 91.7% (33/36)" in response.content.decode()
+
+
+def test_secret_gm_roll_numbers_never_in_player_page(player_client, gm_client, session, gm, npc):
+    services.gm_roll(
+        session=session, by=gm, character=npc, label="Lie", value=4, secret=True, dice=(6, 3)
+    )
+
+    player_page = player_client.get(_url("session_room", session)).content.decode()
+    gm_page = gm_client.get(_url("session_room", session)).content.decode()
+
+    assert "die showing" not in player_page and "Lie" not in player_page
+    assert "made a secret roll" in player_page
+    assert "die showing 6" in gm_page
+
+
+def test_roll_box_malformed_shows_message(player_client, session):
+    response = player_client.post(_url("roll_box", session), {"text": "2D6>="}, **HTMX)
+
+    assert response.status_code == 200
+    assert b'role="alert"' in response.content
+    assert not Roll.objects.exists()
+
+
+def test_roll_box_rolls(player_client, session):
+    player_client.post(_url("roll_box", session), {"text": "2D6+1>=8"}, **HTMX)
+
+    assert TimelineEvent.objects.get(kind="command_rolled").payload["command"].startswith("2D6+1")
+
+
+def test_roll_void_by_gm(gm_client, session, gm, npc):
+    roll = services.gm_roll(session=session, by=gm, character=npc, label="Spot", value=3)
+
+    gm_client.post(_url("roll_void", session, roll.pk), {"reason": "Wrong value"}, **HTMX)
+
+    assert TimelineEvent.objects.get(kind="roll_voided").payload["reason"] == "Wrong value"
+
+
+def test_roll_void_by_player_forbidden(player_client, session, gm, npc):
+    roll = services.gm_roll(session=session, by=gm, character=npc, label="Spot", value=3)
+
+    response = player_client.post(_url("roll_void", session, roll.pk), {"reason": "x"}, **HTMX)
+
+    assert response.status_code == 403
+    assert not TimelineEvent.objects.filter(kind="roll_voided").exists()
+
+
+def test_roll_log_has_no_edit_or_delete_path(session, gm, npc):
+    roll = services.gm_roll(session=session, by=gm, character=npc, label="Spot", value=3)
+    roll_admin = admin.site._registry[Roll]
+
+    assert not roll_admin.has_change_permission(None, roll)
+    assert not roll_admin.has_delete_permission(None, roll)
+    assert not roll_admin.has_add_permission(None)
+    url_names = {key for key in get_resolver().reverse_dict if isinstance(key, str)}
+    assert not [
+        n for n in url_names if "roll" in n and ("edit" in n or "delete" in n or "update" in n)
+    ]
+
+
+def test_contest_create_and_preview(gm_client, session, pc, player):
+    other = CharacterFactory(
+        table=session.table, owner=player, name="Ren", judgement_values={"Strength": 4}
+    )
+    session.characters.add(other)
+    data = {
+        "label": "Arm wrestling",
+        "action_character": pc.pk,
+        "action_value_name": "Strength",
+        "action_modifier": "0",
+        "reaction_character": other.pk,
+        "reaction_value_name": "Strength",
+        "reaction_modifier": "0",
+    }
+
+    preview = gm_client.post(_url("contest_preview", session), data, **HTMX)
+    created = gm_client.post(_url("contest_create", session), data, **HTMX)
+
+    assert "Action side wins" in preview.content.decode()
+    assert b"Contest opened." in created.content
+    assert TimelineEvent.objects.filter(kind="contest_opened").exists()
+
+
+def test_cast_update_by_owner(player_client, session, player):
+    character = CharacterFactory(table=session.table, owner=player, name="Newcomer")
+
+    player_client.post(
+        _url("cast_update", session), {"character": character.pk, "taking_part": "1"}, **HTMX
+    )
+
+    assert session.characters.filter(pk=character.pk).exists()
+
+
+def test_cast_update_other_players_character_forbidden(other_client, session, pc):
+    response = other_client.post(
+        _url("cast_update", session), {"character": pc.pk, "taking_part": "0"}, **HTMX
+    )
+
+    assert response.status_code == 403
+    assert session.characters.filter(pk=pc.pk).exists()
