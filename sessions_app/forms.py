@@ -42,6 +42,10 @@ class ChatForm(forms.Form):
     )
     gm_only = forms.BooleanField(label=_("GM only"), required=False)
 
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("auto_id", "chat_%s")
+        super().__init__(*args, **kwargs)
+
 
 __all__ = ["ChatForm", "GameSession", "SessionForm", "SignupForm", "TableForm"]
 
@@ -82,6 +86,7 @@ class CheckRequestForm(forms.Form):
     fumble = forms.IntegerField(label=_("Fumble value"), required=False, min_value=2, max_value=12)
 
     def __init__(self, *args, session, characters, **kwargs):
+        kwargs.setdefault("auto_id", "check_%s")
         super().__init__(*args, **kwargs)
         profile = session.rules_profile
         self.fields["character"].queryset = characters
@@ -107,6 +112,7 @@ class NpcRollForm(forms.Form):
     secret = forms.BooleanField(label=_("Secret roll (GM only)"), required=False)
 
     def __init__(self, *args, session, characters, **kwargs):
+        kwargs.setdefault("auto_id", "npc_%s")
         super().__init__(*args, **kwargs)
         self.fields["character"].queryset = characters
         self.fields["value_name"].choices = _value_name_choices(session.rules_profile, characters)
@@ -131,6 +137,7 @@ class ContestForm(forms.Form):
     )
 
     def __init__(self, *args, session, characters, **kwargs):
+        kwargs.setdefault("auto_id", "contest_%s")
         super().__init__(*args, **kwargs)
         choices = _value_name_choices(session.rules_profile, characters)
         for side in ("action", "reaction"):
@@ -149,6 +156,10 @@ class RollBoxForm(forms.Form):
         ),
         help_text=_("e.g. 2D6+2>=10, 2D6@11#3>=9, 2D6>=10[11,3], S2D6>=9 (secret), 1D6+1"),
     )
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("auto_id", "roll_%s")
+        super().__init__(*args, **kwargs)
 
 
 class CharacterForm(forms.Form):

@@ -1,0 +1,123 @@
+"""Checks and contests rolled live between a GM and two players, each in their own browser."""
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.factories import (
+    PASSWORD,
+    CharacterFactory,
+    GameSessionFactory,
+    MembershipFactory,
+    TableFactory,
+    UserFactory,
+)
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def table_setup(live_server_url):
+    gm = UserFactory(username="keeper")
+    aki = UserFactory(username="aki")
+    ren = UserFactory(username="ren")
+    table = TableFactory(gm=gm, name="Friday table")
+    MembershipFactory(table=table, user=aki)
+    MembershipFactory(table=table, user=ren)
+    session = GameSessionFactory(table=table, title="The Akashic Library")
+    for owner, name, values in [
+        (aki, "Aki", {"Strength": 2, "Reflexes": 4}),
+        (ren, "Ren", {"Strength": 5, "Reflexes": 3}),
+    ]:
+        session.characters.add(
+            CharacterFactory(table=table, owner=owner, name=name, judgement_values=values)
+        )
+    return live_server_url, session
+
+
+def _room(browser, base_url, session, username):
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(f"{base_url}/accounts/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.goto(f"{base_url}/sessions/{session.pk}/")
+    expect(page.locator("#connection-status")).to_have_text("Live")
+    return page
+
+
+def test_check_requested_rolled_and_shown_alike(browser, table_setup):
+    base_url, session = table_setup
+    gm = _room(browser, base_url, session, "keeper")
+    aki = _room(browser, base_url, session, "aki")
+
+    form = gm.locator("#check-request-form")
+    form.get_by_label("Character").select_option(label="Aki (aki)")
+    form.get_by_label("What for").fill("Climb the archive shelves")
+    form.get_by_label("Judgement value").select_option("Reflexes")
+    form.get_by_label("Difficulty", exact=True).fill("9")
+    form.get_by_label("GM modifier").fill("-1")
+    form.get_by_role("button", name="Ask for the check").click()
+
+    widget = aki.locator("#check-items .roll-widget")
+    expect(widget).to_be_visible()
+    expect(widget).to_contain_text("Climb the archive shelves")
+    # Value 4, modifier -1 against 9: 6 or more on 2D6 succeeds, 26/36.
+    expect(widget.locator(".chances-box")).to_contain_text("Success 72.2% (26/36)")
+    widget.get_by_label("Modifier name").first.fill("Rope")
+    widget.get_by_label("Amount").first.fill("2")
+    # With +2 more: 4 or more succeeds, 33/36.
+    expect(widget.locator(".chances-box")).to_contain_text("Success 91.7% (33/36)")
+    widget.get_by_role("button", name="Roll 2D6").click()
+
+    expect(aki.locator("#check-status")).to_contain_text("Rolled")
+    expect(aki.locator("#check-items .roll-widget")).to_have_count(0)
+    gm_card = gm.locator("#timeline-items .roll-card")
+    aki_card = aki.locator("#timeline-items .roll-card")
+    expect(gm_card).to_have_count(1)
+    expect(aki_card).to_have_count(1)
+    expect(aki_card).to_contain_text("Rope +2")
+    assert gm_card.locator(".roll-line").inner_text() == aki_card.locator(".roll-line").inner_text()
+    assert gm_card.locator(".dice img").evaluate_all("els => els.map(e => e.alt)") == (
+        aki_card.locator(".dice img").evaluate_all("els => els.map(e => e.alt)")
+    )
+
+
+def test_contest_between_two_players(browser, table_setup):
+    base_url, session = table_setup
+    gm = _room(browser, base_url, session, "keeper")
+    aki = _room(browser, base_url, session, "aki")
+    ren = _room(browser, base_url, session, "ren")
+
+    gm.locator("summary", has_text="Open a contest").click()
+    form = gm.locator("#contest-form")
+    form.get_by_label("What for").fill("Arm wrestling")
+    form.get_by_label("Action side", exact=True).select_option(label="Aki (aki)")
+    form.locator("[name=action_value_name]").select_option("Strength")
+    form.get_by_label("Reaction side", exact=True).select_option(label="Ren (ren)")
+    form.locator("[name=reaction_value_name]").select_option("Strength")
+    expect(form.locator("#contest-chance")).to_contain_text("Action side wins")
+    form.get_by_role("button", name="Open the contest").click()
+
+    expect(ren.locator("#timeline-items")).to_contain_text("Arm wrestling")
+    expect(ren.locator("#check-items .roll-widget")).to_have_count(0)
+    aki.locator("#check-items .roll-widget").get_by_role("button", name="Roll 2D6").click()
+    expect(aki.locator("#check-items .roll-widget")).to_have_count(0)
+
+    decided = gm.locator("#timeline-items .event-contest_decided")
+    ren_widget = ren.locator("#check-items .roll-widget")
+    # Either the reaction side is asked to roll, or (after an action fumble) it is decided.
+    for _ in range(100):
+        if decided.count() or ren_widget.count():
+            break
+        gm.wait_for_timeout(100)
+    if decided.count() == 0:
+        expect(ren_widget).to_contain_text("Reaction side")
+        ren_widget.get_by_role("button", name="Roll 2D6").click()
+    else:  # Aki fumbled: the reaction side need not roll.
+        expect(decided).to_contain_text("the action side fumbled")
+
+    for page in (gm, aki, ren):
+        expect(page.locator("#timeline-items .event-contest_decided")).to_contain_text("wins")
+    texts = {p.locator(".event-contest_decided").inner_text() for p in (gm, aki, ren)}
+    assert len(texts) == 1
