@@ -101,9 +101,14 @@ DATABASES = {
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test_db.sqlite3")}
-    # Several writers (HTTP and websocket threads) share the file: wait instead of failing.
+    # Several writers (HTTP and websocket threads) share the file: wait instead of failing,
+    # take the write lock up front, and let readers go on while one writes (WAL).
     DATABASES["default"].setdefault("OPTIONS", {}).update(
-        {"timeout": 20, "transaction_mode": "IMMEDIATE"}
+        {
+            "timeout": 20,
+            "transaction_mode": "IMMEDIATE",
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
     )
 else:
     DATABASES["default"]["TEST"] = {"NAME": f"test_{DATABASES['default']['NAME']}"}

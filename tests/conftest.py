@@ -16,6 +16,17 @@ def _fast_password_hasher(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def _fresh_channel_layer():
+    # Each async test runs in its own event loop; a Redis layer kept from an earlier test
+    # holds locks bound to a closed loop.
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
+
+
 def pytest_collection_modifyitems(config, items):
     # Playwright's sync API leaves an event loop in the main thread, which breaks the sync
     # ORM and pytest-asyncio afterwards: whatever else runs, browser tests run last.

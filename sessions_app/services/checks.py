@@ -348,6 +348,7 @@ def check_roll(
     *,
     request_id: int,
     by,
+    session_id: int | None = None,
     declared_modifiers: Iterable = (),
     dice: Sequence[int] | None = None,
 ) -> Roll:
@@ -355,7 +356,7 @@ def check_roll(
     declared = clean_declared_modifiers(declared_modifiers)
     try:
         with transaction.atomic():
-            return _check_roll_locked(request_id, by, declared, dice)
+            return _check_roll_locked(request_id, by, declared, dice, session_id=session_id)
     except IntegrityError:
         # Two submits raced past the status check; the database kept exactly one roll.
         existing = Roll.objects.filter(request_id=request_id).first()
@@ -364,13 +365,15 @@ def check_roll(
         raise
 
 
-def _check_roll_locked(request_id, by, declared, dice, source=Roll.Source.REQUEST) -> Roll:
-    request = (
-        CheckRequest.objects.select_for_update()
-        .select_related("character", "session__rules_profile", "session__table")
-        .filter(pk=request_id)
-        .first()
+def _check_roll_locked(
+    request_id, by, declared, dice, source=Roll.Source.REQUEST, session_id=None
+) -> Roll:
+    requests = CheckRequest.objects.select_for_update().select_related(
+        "character", "session__rules_profile", "session__table"
     )
+    if session_id is not None:
+        requests = requests.filter(session_id=session_id)
+    request = requests.filter(pk=request_id).first()
     if request is None:
         raise ValidationError(_("That check does not exist."))
     _require_member(request.session, by)

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils.translation import gettext as _
 
 from ..models import GameSession, Membership, Presence, TimelineEvent
@@ -25,6 +25,25 @@ def broadcast(group: str, message: dict) -> None:
     layer = get_channel_layer()
     if layer is not None:
         async_to_sync(layer.group_send)(group, message)
+
+
+def _next_seq(session_id: int) -> int:
+    """Take the session's next sequence number in one statement.
+
+    The UPDATE locks the session row until the transaction ends (on PostgreSQL; SQLite has
+    one writer at a time anyway), so concurrent appends get distinct, gapless numbers.
+    """
+    table = GameSession._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {connection.ops.quote_name(table)} SET last_seq = last_seq + 1 "  # noqa: S608 - table name from the model, no user input
+            "WHERE id = %s RETURNING last_seq",
+            [session_id],
+        )
+        row = cursor.fetchone()
+    if row is None:
+        raise GameSession.DoesNotExist(f"No session {session_id}")
+    return row[0]
 
 
 def timeline_append(
@@ -44,10 +63,8 @@ def timeline_append(
     audience = list(audience)
     if visibility == TimelineEvent.Visibility.USERS and not audience:
         raise ValidationError(_("An event for listed users needs at least one user."))
-    with transaction.atomic():
-        locked = GameSession.objects.select_for_update().only("id", "last_seq").get(pk=session.pk)
-        seq = locked.last_seq + 1
-        GameSession.objects.filter(pk=session.pk).update(last_seq=seq)
+    with transaction.atomic(savepoint=False):
+        seq = _next_seq(session.pk)
         session.last_seq = seq
         event = TimelineEvent.objects.create(
             session_id=session.pk,

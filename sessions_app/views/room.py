@@ -265,11 +265,13 @@ def _declared_rows(post) -> list[tuple[str, str]]:
 @require_POST
 def check_roll(request, session_id: int, request_id: int):
     session, membership = member_session(request, session_id)
-    check = get_object_or_404(CheckRequest, pk=request_id, session=session)
     message, status = "", 200
     try:
         roll = services.check_roll(
-            request_id=check.pk, by=request.user, declared_modifiers=_declared_rows(request.POST)
+            request_id=request_id,
+            session_id=session.pk,
+            by=request.user,
+            declared_modifiers=_declared_rows(request.POST),
         )
     except PermissionDenied as error:
         message, status = str(error), 403

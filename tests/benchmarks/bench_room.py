@@ -2,8 +2,10 @@
 
 Prints, side by side in one run:
 - requests per second of the session page and of a bare "ok" view, and their ratio;
+- rolls per second through the htmx check endpoint against the bare view (target >= 0.5);
 - the delay from appending an event (a chat POST) to its arrival on 20 connected websocket
-  clients (median and 99th percentile), with the in-memory channel layer and with Redis.
+  clients (median and 99th percentile), with the in-memory channel layer and with Redis;
+- the delay from a roll (the check endpoint) to its card on 20 clients.
 
 Run it with `make bench` (or `.venv/bin/python tests/benchmarks/bench_room.py`).
 """
@@ -85,6 +87,48 @@ def _requests_per_second(port: int, path: str, cookie: str, *, seconds: float, w
     return count / (time.monotonic() - started)
 
 
+CSRF = "b" * 32
+
+
+def _post(connection, path: str, cookie: str, fields: dict) -> None:
+    connection.request(
+        "POST",
+        path,
+        body=urllib.parse.urlencode(fields),
+        headers={
+            "Cookie": f"{cookie}; csrftoken={CSRF}",
+            "X-CSRFToken": CSRF,
+            "HX-Request": "true",
+            "Content-Type": "application/x-www-form-urlencoded",
+        },
+    )
+    response = connection.getresponse()
+    response.read()
+    if response.status != 200:
+        raise RuntimeError(f"POST {path} answered {response.status}")
+
+
+def _rolls_per_second(
+    port: int, session_id: int, request_ids: list[int], cookie: str, workers: int
+):
+    """Roll every request once through the check endpoint; return rolls/s."""
+    chunks = [request_ids[n::workers] for n in range(workers)]
+
+    def worker(ids):
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        for request_id in ids:
+            _post(connection, f"/sessions/{session_id}/checks/{request_id}/roll/", cookie, {})
+        connection.close()
+
+    threads = [threading.Thread(target=worker, args=(chunk,)) for chunk in chunks]
+    started = time.monotonic()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return len(request_ids) / (time.monotonic() - started)
+
+
 def _post_chat(port: int, session_id: int, cookie: str, csrf: str, text: str) -> None:
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
     body = urllib.parse.urlencode({"text": text})
@@ -106,7 +150,9 @@ def _post_chat(port: int, session_id: int, cookie: str, csrf: str, text: str) ->
         raise RuntimeError(f"chat POST answered {response.status}")
 
 
-async def _fan_out_delays(server, session, cookie, *, clients: int, events: int) -> list[float]:
+async def _fan_out_delays(
+    server, session, cookie, *, clients: int, events: int, trigger=None, marker="bench-marker-{n}-"
+) -> list[float]:
     ws_url = server.url.replace("http://", "ws://") + f"/ws/sessions/{session.pk}/"
     headers = {"Origin": server.url, "Cookie": cookie}
     sockets = [await connect(ws_url, additional_headers=headers) for _ in range(clients)]
@@ -129,10 +175,13 @@ async def _fan_out_delays(server, session, cookie, *, clients: int, events: int)
                 return time.perf_counter()
 
     for n in range(events):
-        marker = f"bench-marker-{n}-"
-        receivers = [asyncio.create_task(wait_for(socket, marker)) for socket in sockets]
+        marker_n = marker.format(n=n)
+        receivers = [asyncio.create_task(wait_for(socket, marker_n)) for socket in sockets]
         sent = time.perf_counter()
-        await asyncio.to_thread(_post_chat, server.port, session.pk, cookie, csrf, marker)
+        if trigger is None:
+            await asyncio.to_thread(_post_chat, server.port, session.pk, cookie, csrf, marker_n)
+        else:
+            await asyncio.to_thread(trigger, n)
         arrivals = await asyncio.wait_for(asyncio.gather(*receivers), timeout=30)
         delays.extend(arrival - sent for arrival in arrivals)
     for socket in sockets:
@@ -151,6 +200,7 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--clients", type=int, default=20)
     parser.add_argument("--events", type=int, default=50)
+    parser.add_argument("--rolls", type=int, default=400)
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/0")
     args = parser.parse_args()
 
@@ -165,6 +215,31 @@ def main() -> int:
 
         services.chat_post(session=session, by=gm if n % 2 else player, text=f"history line {n}")
     cookie = _cookie(player)
+    from sessions_app.models import CheckRequest
+    from tests.factories import CharacterFactory
+
+    pc = CharacterFactory(table=table, owner=player, name="Aki", judgement_values={"Strength": 4})
+    session.characters.add(pc)
+
+    def make_requests(count: int, label: str = "Bench check") -> list[int]:
+        return [
+            services.check_request(
+                session=session,
+                by=gm,
+                character=pc,
+                label=f"{label}-{n}-",
+                value_name="Strength",
+                difficulty=9,
+            ).pk
+            for n in range(count)
+        ]
+
+    card_ids: list[int] = []
+
+    def roll_trigger(n: int) -> None:
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        _post(connection, f"/sessions/{session.pk}/checks/{card_ids[n]}/roll/", cookie, {})
+        connection.close()
 
     print(f"one daphne process, SQLite, {args.workers} client threads, {args.seconds:.0f} s each")
     server = DaphneServer()
@@ -183,6 +258,30 @@ def main() -> int:
         print(f"bare ok view:            {ok_rps:8.1f} requests/s")
         print(f"session page (50 events): {page_rps:7.1f} requests/s")
         print(f"ratio session page / ok:  {page_rps / ok_rps:7.2f}")
+        # Pending checks are created after the page was measured: each adds a widget to it.
+        roll_ids = make_requests(args.rolls)
+        card_ids.extend(make_requests(args.events, "card-marker"))
+        assert CheckRequest.objects.filter(status="pending").count() == args.rolls + args.events
+        rolls_rps = _rolls_per_second(server.port, session.pk, roll_ids, cookie, args.workers)
+        ok_again = _requests_per_second(
+            server.port, "/ok/", cookie, seconds=args.seconds, workers=args.workers
+        )
+        print(f"check endpoint:          {rolls_rps:8.1f} rolls/s ({len(roll_ids)} rolls)")
+        print(f"bare ok view (again):    {ok_again:8.1f} requests/s")
+        print(
+            f"ratio rolls / ok:        {rolls_rps / ((ok_rps + ok_again) / 2):8.2f}  (target >= 0.5)"
+        )
+        roll_delays = asyncio.run(
+            _fan_out_delays(
+                server,
+                session,
+                cookie,
+                clients=args.clients,
+                events=args.events,
+                trigger=roll_trigger,
+                marker="card-marker-{n}-",
+            )
+        )
         memory_delays = asyncio.run(
             _fan_out_delays(server, session, cookie, clients=args.clients, events=args.events)
         )
@@ -206,7 +305,11 @@ def main() -> int:
             server.stop()
 
     print(f"event → {args.clients} websocket clients, {args.events} events each (ms):")
-    for name, delays in [("in-memory layer", memory_delays), ("Redis layer", redis_delays)]:
+    for name, delays in [
+        ("in-memory layer", memory_delays),
+        ("Redis layer", redis_delays),
+        ("roll → card (in-memory)", roll_delays),
+    ]:
         if delays:
             print(
                 f"  {name:<16} median {statistics.median(delays) * 1000:6.1f}"

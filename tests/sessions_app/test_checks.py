@@ -212,7 +212,7 @@ def test_secret_difficulty_players_see_achievement_only(session, gm, player, pc)
         if e.kind == "check_rolled"
     ]
 
-    assert "13" not in text
+    assert '"difficulty": 13' not in text
     assert rolled[0]["achievement"] == 12
     assert (rolled[0]["outcome"], rolled[0]["success"], rolled[0]["difficulty"]) == (
         "achieved",
