@@ -18,6 +18,7 @@ import http.client
 import json
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -32,6 +33,8 @@ os.environ["DATABASE_URL"] = f"sqlite:///{_workdir}/bench.sqlite3"
 os.environ.setdefault("PASSWORD_HASHERS", "django.contrib.auth.hashers.MD5PasswordHasher")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 os.environ.pop("REDIS_URL", None)
+# The servers below run with this key too, so the session cookies made here are valid there.
+os.environ["SECRET_KEY"] = "bench-only-" + "x" * 50
 
 import django  # noqa: E402
 
@@ -241,8 +244,23 @@ def main() -> int:
         _post(connection, f"/sessions/{session.pk}/checks/{card_ids[n]}/roll/", cookie, {})
         connection.close()
 
-    print(f"one daphne process, SQLite, {args.workers} client threads, {args.seconds:.0f} s each")
-    server = DaphneServer()
+    # Measure what production runs: DEBUG off (no query logging, cached everything).
+    production = {
+        "DEBUG": "0",
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "SECURE_SSL_REDIRECT": "0",
+    }
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
+        cwd=PROJECT_DIR,
+        env={**os.environ, **production},
+        check=True,
+    )
+    print(
+        f"one daphne process (DEBUG=0), SQLite, {args.workers} client threads, "
+        f"{args.seconds:.0f} s each"
+    )
+    server = DaphneServer(extra_env=production)
     try:
         _requests_per_second(server.port, "/ok/", cookie, seconds=1, workers=1)  # warm up
         ok_rps = _requests_per_second(
@@ -296,7 +314,9 @@ def main() -> int:
     except Exception as error:  # noqa: BLE001 - any failure means "no Redis here"
         print(f"Redis at {args.redis_url} not reachable ({error}); skipping the Redis figures")
     else:
-        server = DaphneServer(extra_env={"REDIS_URL": args.redis_url, "CHANNELS_PREFIX": "bench"})
+        server = DaphneServer(
+            extra_env={**production, "REDIS_URL": args.redis_url, "CHANNELS_PREFIX": "bench"}
+        )
         try:
             redis_delays = asyncio.run(
                 _fan_out_delays(server, session, cookie, clients=args.clients, events=args.events)
