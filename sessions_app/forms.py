@@ -63,6 +63,10 @@ def _value_name_choices(profile, characters=()) -> list[tuple[str, str]]:
 
 
 class CharacterChoiceField(forms.ModelChoiceField):
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("empty_label", _("— choose a character —"))
+        super().__init__(*args, **kwargs)
+
     def label_from_instance(self, obj):
         return obj.name if obj.kind == "npc" else f"{obj.name} ({obj.owner.get_username()})"
 
@@ -189,6 +193,11 @@ class CharacterForm(forms.Form):
                 max_value=99,
                 initial=current.pop(name, None),
             )
+        self.order_fields(
+            ["name", "concept"]
+            + [f"value_{index}" for index in range(len(self.value_names))]
+            + ["extra_values", "notes"]
+        )
         if character is not None:
             self.fields["name"].initial = character.name
             self.fields["concept"].initial = character.concept
