@@ -200,6 +200,40 @@ def _announce_request(request: CheckRequest, by) -> None:
         )
 
 
+def _new_request(
+    *,
+    session: GameSession,
+    by,
+    character: Character,
+    label: str,
+    value_name: str,
+    value: int | None,
+    difficulty: int | None,
+    gm_modifier: int,
+    secret: bool,
+    difficulty_secret: bool = False,
+    critical: int | None = None,
+    fumble: int | None = None,
+) -> CheckRequest:
+    """Validate and store one check to be rolled (the caller holds the transaction)."""
+    value_name, value = _judgement_value(character, value_name, value)
+    critical, fumble = _critical_fumble(session, critical, fumble)
+    return CheckRequest.objects.create(
+        session=session,
+        character=character,
+        label=_clean_label(label),
+        value_name=value_name,
+        value=value,
+        difficulty=difficulty,
+        difficulty_secret=difficulty_secret,
+        gm_modifier=_check_gm_modifier(session, gm_modifier),
+        critical=critical,
+        fumble=fumble,
+        secret=secret,
+        requested_by=by,
+    )
+
+
 def check_request(
     *,
     session: GameSession,
@@ -218,24 +252,22 @@ def check_request(
     """Ask the character's player for a check (GM only); refused with the reason if invalid."""
     _require_gm(session, by)
     _check_character_in_session(session, character)
-    value_name, value = _judgement_value(character, value_name, value)
-    critical, fumble = _critical_fumble(session, critical, fumble)
     if difficulty is None and difficulty_secret:
         raise ValidationError({"difficulty": _("A secret difficulty needs a difficulty.")})
     with transaction.atomic():
-        request = CheckRequest.objects.create(
+        request = _new_request(
             session=session,
+            by=by,
             character=character,
-            label=_clean_label(label),
+            label=label,
             value_name=value_name,
             value=value,
             difficulty=difficulty,
             difficulty_secret=difficulty_secret,
-            gm_modifier=_check_gm_modifier(session, gm_modifier),
+            gm_modifier=gm_modifier,
+            secret=secret,
             critical=critical,
             fumble=fumble,
-            secret=secret,
-            requested_by=by,
         )
         _announce_request(request, by)
     return request
@@ -437,21 +469,17 @@ def gm_roll(
     _require_gm(session, by)
     if character.table_id != session.table_id or character.kind != Character.Kind.NPC:
         raise ValidationError({"character": _("The GM rolls directly only for NPCs.")})
-    value_name, value = _judgement_value(character, value_name, value)
-    critical, fumble = _critical_fumble(session, None, None)
     with transaction.atomic():
-        request = CheckRequest.objects.create(
+        request = _new_request(
             session=session,
+            by=by,
             character=character,
-            label=_clean_label(label),
+            label=label,
             value_name=value_name,
             value=value,
             difficulty=difficulty,
-            gm_modifier=_check_gm_modifier(session, modifier),
-            critical=critical,
-            fumble=fumble,
+            gm_modifier=modifier,
             secret=secret,
-            requested_by=by,
         )
         return _check_roll_locked(request.pk, by, [], dice, source=Roll.Source.GM)
 

@@ -162,20 +162,8 @@ def check_request_create(request, session_id: int):
     form = CheckRequestForm(request.POST, session=session, characters=_gm_characters(session))
     ok = _run(
         form,
-        lambda data: services.check_request(
-            session=session,
-            by=request.user,
-            character=data["character"],
-            label=data["label"],
-            value_name=data["value_name"],
-            value=data["value"],
-            difficulty=data["difficulty"],
-            difficulty_secret=data["difficulty_secret"],
-            gm_modifier=data["gm_modifier"],
-            secret=data["secret"],
-            critical=data["critical"],
-            fumble=data["fumble"],
-        ),
+        # The form's fields are the service's arguments, name for name.
+        lambda data: services.check_request(session=session, by=request.user, **data),
     )
     if ok:
         form = CheckRequestForm(session=session, characters=_gm_characters(session))
@@ -240,17 +228,7 @@ def npc_roll(request, session_id: int):
     form = NpcRollForm(request.POST, session=session, characters=npcs)
     ok = _run(
         form,
-        lambda data: services.gm_roll(
-            session=session,
-            by=request.user,
-            character=data["character"],
-            label=data["label"],
-            value_name=data["value_name"],
-            value=data["value"],
-            modifier=data["modifier"],
-            difficulty=data["difficulty"],
-            secret=data["secret"],
-        ),
+        lambda data: services.gm_roll(session=session, by=request.user, **data),
     )
     if ok:
         form = NpcRollForm(session=session, characters=npcs)
