@@ -100,6 +100,18 @@ class CheckRequestForm(forms.Form):
         self.fields["gm_modifier"].help_text = _("From -%(limit)d to +%(limit)d.") % {
             "limit": limit
         }
+        self.fields["difficulty"].help_text = _(
+            "Guide: %(easy)d–%(ordinary_below)d easy, %(ordinary)d–%(hard_below)d ordinary, "
+            "%(hard)d–%(extreme_below)d hard, %(extreme)d+ extreme. Empty: ask for the achievement."
+        ) % {
+            "easy": profile.easy_from,
+            "ordinary_below": profile.ordinary_from - 1,
+            "ordinary": profile.ordinary_from,
+            "hard_below": profile.hard_from - 1,
+            "hard": profile.hard_from,
+            "extreme_below": profile.extreme_from - 1,
+            "extreme": profile.extreme_from,
+        }
         self.fields["critical"].widget.attrs["placeholder"] = profile.critical
         self.fields["fumble"].widget.attrs["placeholder"] = profile.fumble
 
