@@ -1,0 +1,282 @@
+"""Services for matches: start one, apply a move under a row lock and a version check, let the
+computer answer, and tell the session's room. The rules themselves live in the engines."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from sessions_app.models import Character, GameSession, Membership
+from sessions_app.selectors import membership_get
+from sessions_app.services import broadcast, timeline_append
+
+from .actual import bot as actual_bot
+from .actual import engine as actual_engine
+from .game import IllegalAction
+from .models import Match, MatchMove
+
+ENGINES = {Match.Game.ACTUAL: actual_engine}
+BOT_LEVELS = ("random", "search")
+# A computer seat never takes more steps than this in one go: a guard, not a rule.
+MAX_COMPUTER_STEPS = 400
+
+
+class StaleMove(ValidationError):
+    """A move sent for a board that has changed since; the client is re-synced."""
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    character: Character
+    computer: bool = False
+    level: str = "search"
+
+
+def _engine(match: Match):
+    return ENGINES[match.game]
+
+
+def _make_bot(match: Match, seat: int, move_number: int):
+    level = match.seats[seat].get("level", "search")
+    # Seeded from the match so a replay of the log meets the same decisions.
+    seed = (match.seed + 7919 * move_number + seat) % (2**63)
+    if level == "random":
+        return actual_bot.RandomBot(seed)
+    return actual_bot.SearchBot(seed, time_budget=0.4)
+
+
+def _clean_options(options: dict | None) -> dict[str, Any]:
+    options = dict(options or {})
+    cleaned: dict[str, Any] = {"diagonal_attack": bool(options.get("diagonal_attack"))}
+    turn_limit = options.get("turn_limit")
+    if turn_limit not in (None, ""):
+        try:
+            turn_limit = int(turn_limit)
+        except (TypeError, ValueError):
+            raise ValidationError({"turn_limit": _("The turn limit is a whole number.")}) from None
+        if not 2 <= turn_limit <= 500:
+            raise ValidationError({"turn_limit": _("The turn limit is from 2 to 500 turns.")})
+        cleaned["turn_limit"] = turn_limit
+    else:
+        cleaned["turn_limit"] = None
+    first = options.get("first_player")
+    cleaned["first_player"] = None if first in (None, "", "random") else int(first)
+    if cleaned["first_player"] not in (None, 0, 1):
+        raise ValidationError({"first_player": _("The first player is seat 1, seat 2 or random.")})
+    return cleaned
+
+
+def _check_session_seats(session: GameSession, by, seats: list[SeatSpec]) -> Membership:
+    membership = membership_get(user=by, table_id=session.table_id)
+    if membership is None:
+        raise PermissionDenied(_("Only members of this table can start a match here."))
+    if len(seats) != 2 or seats[0].character.pk == seats[1].character.pk:
+        raise ValidationError(_("A match needs two different characters."))
+    cast = set(session.characters.values_list("pk", flat=True))
+    for spec in seats:
+        character = spec.character
+        if character.table_id != session.table_id:
+            raise ValidationError(_("That character belongs to another table."))
+        if character.kind == Character.Kind.PC and character.pk not in cast:
+            raise ValidationError(
+                _("%(name)s is not taking part in this session.") % {"name": character.name}
+            )
+        if spec.computer and character.kind == Character.Kind.PC:
+            raise ValidationError(_("Only an NPC can be played by the computer."))
+        if spec.level not in BOT_LEVELS:
+            raise ValidationError(_("Unknown computer strength."))
+    is_gm = membership.role == Membership.Role.GM
+    if not is_gm and not any(spec.character.owner_id == by.pk for spec in seats):
+        raise PermissionDenied(_("Players start matches for their own characters only."))
+    return membership
+
+
+def match_create(
+    *,
+    session: GameSession,
+    by,
+    seats: list[SeatSpec],
+    options: dict | None = None,
+    game: str = Match.Game.ACTUAL,
+    seed: int | None = None,
+) -> Match:
+    """Seat two characters of the session at a match; both then prepare in secret."""
+    _check_session_seats(session, by, seats)
+    seat_users = [None if spec.computer else spec.character.owner for spec in seats]
+    seat_info = [
+        {
+            "name": spec.character.name,
+            "character_id": spec.character.pk,
+            "computer": spec.computer,
+            "level": spec.level if spec.computer else None,
+        }
+        for spec in seats
+    ]
+    with transaction.atomic():
+        match = _new_match(
+            game=game,
+            session=session,
+            by=by,
+            seat_users=seat_users,
+            seat_info=seat_info,
+            options=options,
+            seed=seed,
+        )
+        timeline_append(
+            session=session,
+            kind="match_started",
+            actor=by,
+            payload={
+                "match_id": match.pk,
+                "game": game,
+                "names": [seat["name"] for seat in seat_info],
+            },
+        )
+    return match
+
+
+def match_create_practice(*, by, level: str = "search", options: dict | None = None) -> Match:
+    """Start a practice game against the computer, outside any session."""
+    if level not in BOT_LEVELS:
+        raise ValidationError(_("Unknown computer strength."))
+    with transaction.atomic():
+        return _new_match(
+            game=Match.Game.ACTUAL,
+            session=None,
+            by=by,
+            seat_users=[by, None],
+            seat_info=[
+                {"name": by.get_username(), "character_id": None, "computer": False},
+                {"name": _("Computer"), "character_id": None, "computer": True, "level": level},
+            ],
+            options=options,
+            seed=None,
+        )
+
+
+def _new_match(*, game, session, by, seat_users, seat_info, options, seed) -> Match:
+    engine = ENGINES[game]
+    options = _clean_options(options)
+    seed = secrets.randbits(62) if seed is None else seed
+    state = engine.initial_state(options, seed)
+    match = Match.objects.create(
+        game=game,
+        session=session,
+        seat0_user=seat_users[0],
+        seat1_user=seat_users[1],
+        seats=seat_info,
+        options=options,
+        seed=seed,
+        state=engine.to_dict(state),
+        created_by=by,
+    )
+    _computer_turns(match, state, engine)
+    return match
+
+
+def _append_move(match: Match, seat: int, action: dict, *, by_computer: bool) -> None:
+    match.version += 1
+    MatchMove.objects.create(
+        match=match, number=match.version, seat=seat, action=action, by_computer=by_computer
+    )
+
+
+def _computer_turns(match: Match, state, engine):
+    """Let computer seats act until a person must, or the game ends; save the result."""
+    steps = 0
+    while not engine.is_terminal(state) and steps < MAX_COMPUTER_STEPS:
+        acted = False
+        for seat in (0, 1):
+            if not match.is_computer(seat) or engine.is_terminal(state):
+                continue
+            action = actual_bot.decide(_make_bot(match, seat, match.version), state, seat)
+            if action is None:
+                continue
+            state = engine.apply(state, action)
+            _append_move(match, seat, action, by_computer=True)
+            acted = True
+            steps += 1
+        if not acted:
+            break
+    _save_state(match, state, engine)
+    return state
+
+
+def _save_state(match: Match, state, engine) -> None:
+    match.state = engine.to_dict(state)
+    was_finished = match.status == Match.Status.FINISHED
+    if engine.is_terminal(state):
+        match.status = Match.Status.FINISHED
+        match.result = engine.result(state)
+        match.finished_at = match.finished_at or timezone.now()
+    elif state.phase != actual_engine.SETUP:
+        match.status = Match.Status.PLAYING
+    match.save()
+    if match.session_id:
+        if match.status == Match.Status.FINISHED and not was_finished:
+            _announce_result(match)
+        message = {"type": "match.updated", "match_id": match.pk, "version": match.version}
+        session_id = match.session_id
+        transaction.on_commit(lambda: broadcast(f"session.{session_id}", message))
+
+
+def _announce_result(match: Match) -> None:
+    result = match.result or {}
+    winner = result.get("winner")
+    names = [seat["name"] for seat in match.seats]
+    payload = {
+        "match_id": match.pk,
+        "game": match.game,
+        "names": names,
+        "winner": winner,
+        "winner_name": None if winner is None else names[winner],
+        "loser_name": None if winner is None else names[1 - winner],
+        "reason": result.get("reason"),
+        "pieces_left": None if winner is None else result.get("pieces_left", [0, 0])[winner],
+    }
+    timeline_append(
+        session=match.session, kind="match_finished", actor=match.created_by, payload=payload
+    )
+
+
+def match_move(*, match_id: int, by, action: dict, version: int) -> Match:
+    """Apply one move of the user's own seat; a stale or repeated submit changes nothing."""
+    if not isinstance(action, dict):
+        raise ValidationError(_("That move is not understood."))
+    with transaction.atomic():
+        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        if match is None:
+            raise ValidationError(_("That match does not exist."))
+        seat = match.seat_of(by)
+        if seat is None:
+            raise PermissionDenied(_("You are not playing in this match."))
+        if match.session_id and membership_get(user=by, table_id=match.session.table_id) is None:
+            raise PermissionDenied(_("You are not playing in this match."))
+        if match.version != version:
+            raise StaleMove(_("The board changed before your move arrived; here it is again."))
+        engine = _engine(match)
+        state = engine.from_dict(match.state)
+        # The seat comes from who is logged in, never from the request.
+        action = {**action, "player": seat}
+        try:
+            state = engine.apply(state, action)
+        except IllegalAction as error:
+            raise ValidationError(str(error)) from None
+        _append_move(match, seat, action, by_computer=False)
+        _computer_turns(match, state, engine)
+    return match
+
+
+def match_replay(match: Match):
+    """Rebuild a match's state from its seed, options and move log."""
+    engine = _engine(match)
+    state = engine.initial_state(match.options, match.seed)
+    for move in match.moves.order_by("number"):
+        state = engine.apply(state, move.action)
+    return state

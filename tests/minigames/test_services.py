@@ -1,0 +1,237 @@
+"""Matches: creation rights, versioned moves, the computer's answers, replay, results."""
+
+import json
+
+import pytest
+from django.core.exceptions import PermissionDenied, ValidationError
+
+from minigames import services
+from minigames.actual import engine
+from minigames.models import Match, MatchMove
+from minigames.services import SeatSpec
+from sessions_app.models import TimelineEvent
+from tests.factories import CharacterFactory, MembershipFactory, UserFactory
+
+SETUP_A = {
+    "type": "setup",
+    "deck": {"move": 10, "attack": 9, "counter": 1},
+    "pieces": [{"column": 1, "life": 3}, {"column": 3, "life": 2}],
+}
+SETUP_B = {
+    "type": "setup",
+    "deck": {"move": 10, "attack": 9, "counter": 1},
+    "pieces": [{"column": 2, "life": 5}],
+}
+
+
+@pytest.fixture
+def pc(session, player):
+    character = CharacterFactory(table=session.table, owner=player, name="Aki")
+    session.characters.add(character)
+    return character
+
+
+@pytest.fixture
+def second_player(session):
+    return MembershipFactory(table=session.table, user=UserFactory(username="ren")).user
+
+
+@pytest.fixture
+def pc2(session, second_player):
+    character = CharacterFactory(table=session.table, owner=second_player, name="Ren")
+    session.characters.add(character)
+    return character
+
+
+@pytest.fixture
+def npc(session, gm):
+    return CharacterFactory(table=session.table, owner=gm, kind="npc", name="Innkeeper")
+
+
+def _pvp(session, by, pc, pc2, **kwargs):
+    return services.match_create(
+        session=session, by=by, seats=[SeatSpec(pc), SeatSpec(pc2)], seed=11, **kwargs
+    )
+
+
+def _play_setups(match, player, second_player):
+    services.match_move(match_id=match.pk, by=player, action=SETUP_A, version=match.version)
+    match.refresh_from_db()
+    services.match_move(match_id=match.pk, by=second_player, action=SETUP_B, version=match.version)
+    match.refresh_from_db()
+    return match
+
+
+def test_match_create_by_player_for_own_pc(session, player, pc, pc2):
+    match = _pvp(session, player, pc, pc2)
+
+    assert (match.seat0_user, match.status, match.version) == (player, "setup", 0)
+    assert TimelineEvent.objects.get(kind="match_started").payload["names"] == ["Aki", "Ren"]
+
+
+def test_match_create_by_player_for_others_refused(session, player, pc2, npc):
+    with pytest.raises(PermissionDenied):
+        services.match_create(session=session, by=player, seats=[SeatSpec(pc2), SeatSpec(npc)])
+
+    assert not Match.objects.exists()
+
+
+def test_match_create_by_outsider_refused(session, outsider, pc, pc2):
+    with pytest.raises(PermissionDenied):
+        _pvp(session, outsider, pc, pc2)
+
+
+def test_match_create_pc_not_taking_part_refused(session, player, pc, pc2):
+    session.characters.remove(pc2)
+
+    with pytest.raises(ValidationError, match="not taking part"):
+        _pvp(session, player, pc, pc2)
+
+
+def test_match_create_computer_pc_refused(session, gm, pc, pc2):
+    with pytest.raises(ValidationError, match="Only an NPC"):
+        services.match_create(
+            session=session, by=gm, seats=[SeatSpec(pc), SeatSpec(pc2, computer=True)]
+        )
+
+
+def test_match_create_computer_npc_prepares_at_once(session, player, pc, npc):
+    match = services.match_create(
+        session=session, by=player, seats=[SeatSpec(pc), SeatSpec(npc, computer=True)], seed=5
+    )
+
+    state = engine.from_dict(match.state)
+    assert match.seat1_user is None
+    assert engine.player_view(state, None)["players"][1]["ready"] is True
+    assert MatchMove.objects.filter(match=match, by_computer=True).count() == 1
+
+
+def test_match_create_bad_turn_limit_refused(session, player, pc, pc2):
+    with pytest.raises(ValidationError):
+        _pvp(session, player, pc, pc2, options={"turn_limit": "often"})
+
+
+def test_match_move_setups_start_the_game(session, player, second_player, pc, pc2):
+    match = _play_setups(_pvp(session, player, pc, pc2), player, second_player)
+
+    assert (match.status, match.version) == ("playing", 2)
+
+
+def test_match_move_stale_version_changes_nothing(session, player, pc, pc2):
+    match = _pvp(session, player, pc, pc2)
+    services.match_move(match_id=match.pk, by=player, action=SETUP_A, version=0)
+
+    with pytest.raises(services.StaleMove):
+        services.match_move(match_id=match.pk, by=player, action=SETUP_A, version=0)
+
+    match.refresh_from_db()
+    assert match.version == 1
+    assert MatchMove.objects.filter(match=match).count() == 1
+
+
+def test_match_move_by_non_seat_refused(session, gm, pc, pc2, player):
+    match = _pvp(session, player, pc, pc2)
+
+    with pytest.raises(PermissionDenied):
+        services.match_move(match_id=match.pk, by=gm, action=SETUP_A, version=0)
+
+
+def test_match_move_cannot_play_for_other_seat(session, player, second_player, pc, pc2):
+    match = _play_setups(_pvp(session, player, pc, pc2), player, second_player)
+    state = engine.from_dict(match.state)
+    current = state.current
+    other_user = second_player if current == 0 else player
+    action = next(a for a in engine.legal_actions(state, current) if a["type"] == "end_turn")
+
+    # The request names the current seat, but the server plays the sender's own seat.
+    with pytest.raises(ValidationError):
+        services.match_move(match_id=match.pk, by=other_user, action=action, version=match.version)
+
+    match.refresh_from_db()
+    assert match.version == 2
+
+
+def test_match_move_illegal_action_explained(session, player, pc, pc2):
+    match = _pvp(session, player, pc, pc2)
+    bad = {**SETUP_A, "pieces": [{"column": 1, "life": 3}]}
+
+    with pytest.raises(ValidationError, match="5"):
+        services.match_move(match_id=match.pk, by=player, action=bad, version=0)
+
+    assert MatchMove.objects.filter(match=match).count() == 0
+
+
+def test_match_resign_finishes_and_posts_result(session, player, second_player, pc, pc2):
+    match = _play_setups(_pvp(session, player, pc, pc2), player, second_player)
+
+    services.match_move(
+        match_id=match.pk, by=player, action={"type": "resign"}, version=match.version
+    )
+
+    match.refresh_from_db()
+    finished = TimelineEvent.objects.get(kind="match_finished").payload
+    assert match.status == "finished"
+    assert (finished["winner_name"], finished["loser_name"], finished["reason"]) == (
+        "Ren",
+        "Aki",
+        "resign",
+    )
+
+
+def test_match_against_computer_answers_moves(session, player, pc, npc):
+    match = services.match_create(
+        session=session,
+        by=player,
+        seats=[SeatSpec(pc), SeatSpec(npc, computer=True, level="random")],
+        seed=3,
+        options={"first_player": 1},
+    )
+
+    services.match_move(match_id=match.pk, by=player, action=SETUP_A, version=match.version)
+
+    match.refresh_from_db()
+    state = engine.from_dict(match.state)
+    assert state.current == 0 or engine.is_terminal(state)
+    assert MatchMove.objects.filter(match=match, by_computer=True).count() >= 2
+
+
+def test_match_replay_reproduces_state(session, player, second_player, pc, npc):
+    match = services.match_create(
+        session=session,
+        by=player,
+        seats=[SeatSpec(pc), SeatSpec(npc, computer=True, level="random")],
+        seed=21,
+    )
+    services.match_move(match_id=match.pk, by=player, action=SETUP_A, version=match.version)
+    match.refresh_from_db()
+    for _ in range(6):
+        state = engine.from_dict(match.state)
+        if engine.is_terminal(state):
+            break
+        services.match_move(
+            match_id=match.pk, by=player, action={"type": "end_turn"}, version=match.version
+        )
+        match.refresh_from_db()
+
+    replayed = services.match_replay(match)
+
+    assert json.dumps(engine.to_dict(replayed), sort_keys=True) == json.dumps(
+        match.state, sort_keys=True
+    )
+
+
+def test_match_moves_are_append_only(session, player, pc, pc2):
+    match = _pvp(session, player, pc, pc2)
+    services.match_move(match_id=match.pk, by=player, action=SETUP_A, version=0)
+    move = MatchMove.objects.get()
+
+    with pytest.raises(ValueError):
+        move.save()
+    with pytest.raises(ValueError):
+        MatchMove.objects.all().delete()
+
+
+def test_practice_match_needs_no_session(player):
+    match = services.match_create_practice(by=player, level="random")
+
+    assert match.session is None and match.seat1_user is None
