@@ -45,13 +45,15 @@ check-chromium:
 
 # Browser tests run as their own pytest run: Playwright's sync API leaves an event loop
 # behind that breaks the database and async tests which would follow it.
+# Tests close database connections after each use (CONN_MAX_AGE=0) so that no worker
+# thread still holds the test database when it is dropped.
 test: check-python $(VENV)/.installed-dev check-chromium
 	@$(PY) manage.py collectstatic --noinput -v0
-	$(PY) -m pytest -m "not browser"
-	$(PY) -m pytest -m browser
+	CONN_MAX_AGE=0 $(PY) -m pytest -m "not browser"
+	CONN_MAX_AGE=0 $(PY) -m pytest -m browser
 
 test-fast: check-python $(VENV)/.installed-dev
-	$(PY) -m pytest -m "not browser and not multiprocess"
+	CONN_MAX_AGE=0 $(PY) -m pytest -m "not browser and not multiprocess"
 
 bench: check-python $(VENV)/.installed-dev
 	@$(PY) manage.py collectstatic --noinput -v0

@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from minigames import views as minigames
 from sessions_app.views import characters, room, tables
 
 session_patterns = [
@@ -18,6 +19,7 @@ session_patterns = [
     path("npc-rolls/", room.npc_roll, name="npc_roll"),
     path("rolls/<int:roll_id>/reveal/", room.roll_reveal, name="roll_reveal"),
     path("rolls/<int:roll_id>/void/", room.roll_void, name="roll_void"),
+    path("matches/", minigames.match_create, name="match_create"),
 ]
 
 urlpatterns = [
@@ -34,6 +36,9 @@ urlpatterns = [
     path("tables/<int:table_id>/profile/", characters.profile_edit, name="profile_edit"),
     path("characters/<int:character_id>/", characters.character_edit, name="character_edit"),
     path("invite/<str:token>/", tables.invite_landing, name="invite"),
+    path("matches/<int:match_id>/", minigames.match_detail, name="match_detail"),
+    path("matches/<int:match_id>/move/", minigames.match_move, name="match_move"),
+    path("practice/", minigames.practice, name="practice"),
     path("sessions/<int:session_id>/", include(session_patterns)),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

@@ -10,6 +10,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 from sessions_app.models import Character, GameSession, Membership
@@ -267,7 +268,8 @@ def match_move(*, match_id: int, by, action: dict, version: int) -> Match:
         try:
             state = engine.apply(state, action)
         except IllegalAction as error:
-            raise ValidationError(str(error)) from None
+            # Engine messages are English message ids (minigames/actual/messages.py).
+            raise ValidationError(gettext(str(error))) from None
         _append_move(match, seat, action, by_computer=False)
         _computer_turns(match, state, engine)
     return match

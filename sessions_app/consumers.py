@@ -84,6 +84,7 @@ class SessionConsumer(AsyncWebsocketConsumer):
             await self._send_events_after(last_seq, None)
             await self._send_presence()
             await self.send(text_data=await self._render_check_list())
+            await self.send(text_data=await self._render_matches())
 
     async def timeline_event(self, message):
         seq = int(message["seq"])
@@ -92,6 +93,21 @@ class SessionConsumer(AsyncWebsocketConsumer):
         # Fetch the whole gap, not just this id: events appended in other processes may be
         # announced out of order, and the client must receive them in sequence.
         await self._send_events_after(self.cursor, seq)
+
+    async def match_updated(self, message):
+        if self.cursor is not None:
+            await self.send(text_data=await self._render_matches())
+
+    @database_sync_to_async
+    def _render_matches(self) -> str:
+        """Every match board of the session, each as this connection's seat (or a spectator)."""
+        from minigames.board import session_boards
+
+        with translation.override(self.language):
+            return render_to_string(
+                f"{ROOM_TEMPLATE}#match-list",
+                {"match_boards": session_boards(self.session_id, self.user), "oob": True},
+            )
 
     async def presence_changed(self, message):
         if self.cursor is not None:

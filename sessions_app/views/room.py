@@ -10,6 +10,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from minigames.board import session_boards
+from minigames.forms import MatchForm
+from minigames.views import match_characters
+
 from .. import selectors, services, srs
 from ..forms import (
     ChatForm,
@@ -74,6 +78,8 @@ def room_context(request, session, membership, *, full: bool = True, **overrides
     if full:
         context.update(
             {
+                "match_boards": session_boards(session.pk, request.user, request=request),
+                "match_form": MatchForm(characters=match_characters(session)),
                 "events": selectors.recent_events(
                     session_id=session.pk, user=request.user, is_gm=viewer_is_gm
                 ),

@@ -286,9 +286,8 @@ def main() -> int:
         )
         print(f"check endpoint:          {rolls_rps:8.1f} rolls/s ({len(roll_ids)} rolls)")
         print(f"bare ok view (again):    {ok_again:8.1f} requests/s")
-        print(
-            f"ratio rolls / ok:        {rolls_rps / ((ok_rps + ok_again) / 2):8.2f}  (target >= 0.5)"
-        )
+        ratio = rolls_rps / ((ok_rps + ok_again) / 2)
+        print(f"ratio rolls / ok:        {ratio:8.2f}  (target >= 0.5)")
         roll_delays = asyncio.run(
             _fan_out_delays(
                 server,

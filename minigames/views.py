@@ -1,0 +1,165 @@
+"""Match views: start, show one seat's board, take a move. The room's websocket pushes the rest."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import Q
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from sessions_app.models import Character
+from sessions_app.selectors import membership_get
+from sessions_app.views.common import apply_errors, member_session
+
+from . import services
+from .board import board_context
+from .forms import MatchForm, PracticeForm
+from .models import Match
+
+BOARD = "minigames/actual_board.html"
+
+
+def _viewable(request, match_id: int) -> Match:
+    """Seats, and members of the session's table as spectators, may see a match."""
+    match = get_object_or_404(Match.objects.select_related("session"), pk=match_id)
+    if match.seat_of(request.user) is not None:
+        return match
+    if match.session_id and membership_get(user=request.user, table_id=match.session.table_id):
+        return match
+    raise Http404
+
+
+def match_characters(session):
+    return (
+        Character.objects.filter(table=session.table)
+        .filter(Q(sessions=session) | Q(kind=Character.Kind.NPC))
+        .select_related("owner")
+        .distinct()
+        .order_by("kind", "name")
+    )
+
+
+@login_required
+@require_POST
+def match_create(request, session_id: int):
+    session, _membership = member_session(request, session_id)
+    characters = match_characters(session)
+    form = MatchForm(request.POST, characters=characters)
+    match = None
+    if form.is_valid():
+        try:
+            match = services.match_create(
+                session=session,
+                by=request.user,
+                seats=[
+                    services.SeatSpec(form.cleaned_data["seat0"]),
+                    services.SeatSpec(
+                        form.cleaned_data["seat1"],
+                        computer=form.cleaned_data["computer"],
+                        level=form.cleaned_data["level"],
+                    ),
+                ],
+                options=form.options(),
+            )
+        except PermissionDenied as error:
+            form.add_error(None, str(error))
+        except ValidationError as error:
+            apply_errors(form, error)
+    if match is not None:
+        form = MatchForm(characters=characters)
+    if not request.htmx:
+        return redirect("session_room", session_id=session.pk)
+    return render(
+        request,
+        "minigames/_match_form.html",
+        {"session": session, "match_form": form, "match_created": match is not None},
+    )
+
+
+@login_required
+def match_detail(request, match_id: int):
+    match = _viewable(request, match_id)
+    card = request.GET.get("card") or None
+    piece = request.GET.get("piece")
+    piece = int(piece) if piece and piece.isdigit() else None
+    context = board_context(match, request.user, card=card, piece=piece)
+    if request.htmx:
+        return render(request, BOARD, context)
+    return render(request, "minigames/match_page.html", context)
+
+
+def _action_from_post(post) -> dict:
+    kind = post.get("type", "")
+    if kind == "use":
+        action = {"type": "use", "card": post.get("card", "")}
+        if post.get("piece", "").isdigit():
+            action["piece"] = int(post["piece"])
+        if post.get("target_column", "").isdigit() and post.get("target_row", "").isdigit():
+            action["target"] = [int(post["target_column"]), int(post["target_row"])]
+        return action
+    if kind == "discard":
+        return {"type": "discard", "cards": post.getlist("cards")}
+    if kind == "counter":
+        return {"type": "counter", "use": post.get("use") == "1"}
+    if kind == "always_counter":
+        return {"type": "always_counter", "value": post.get("value") == "1"}
+    if kind == "setup":
+        pieces = []
+        for column, life in zip(post.getlist("column"), post.getlist("life"), strict=False):
+            if column == "" and life in ("", "0"):
+                continue
+            try:
+                pieces.append({"column": int(column), "life": int(life)})
+            except ValueError:
+                raise ValidationError(_setup_message()) from None
+        try:
+            deck = {k: int(post.get(k, "") or 0) for k in ("move", "attack", "counter")}
+        except ValueError:
+            raise ValidationError(_setup_message()) from None
+        return {"type": "setup", "deck": deck, "pieces": pieces}
+    return {"type": kind}
+
+
+def _setup_message() -> str:
+    from django.utils.translation import gettext
+
+    return gettext("Give each piece a column and a life.")
+
+
+@login_required
+@require_POST
+def match_move(request, match_id: int):
+    match = _viewable(request, match_id)
+    message = ""
+    try:
+        version = int(request.POST.get("version", "-1"))
+        services.match_move(
+            match_id=match.pk,
+            by=request.user,
+            action=_action_from_post(request.POST),
+            version=version,
+        )
+    except (ValueError, ValidationError) as error:
+        message = " ".join(getattr(error, "messages", [str(error)]))
+    match.refresh_from_db()
+    context = board_context(match, request.user)
+    context["board_message"] = message
+    if not request.htmx:
+        return redirect("match_detail", match_id=match.pk)
+    return render(request, BOARD, context)
+
+
+@login_required
+def practice(request):
+    form = PracticeForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        match = services.match_create_practice(
+            by=request.user,
+            level=form.cleaned_data["level"],
+            options={"diagonal_attack": form.cleaned_data["diagonal_attack"], "turn_limit": 100},
+        )
+        return redirect("match_detail", match_id=match.pk)
+    matches = Match.objects.filter(session__isnull=True, seat0_user=request.user)[:10]
+    return render(request, "minigames/practice.html", {"form": form, "matches": matches})
