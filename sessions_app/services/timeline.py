@@ -6,6 +6,7 @@ committed, so a rolled-back action is never broadcast.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterable
 
 from asgiref.sync import async_to_sync
@@ -20,11 +21,24 @@ from ..selectors import membership_get
 CHAT_MAX_LENGTH = 2000
 
 
+_PENDING_SENDS: set[asyncio.Task] = set()
+
+
 def broadcast(group: str, message: dict) -> None:
     """Send a message to a channel-layer group (ids only: consumers render per user)."""
     layer = get_channel_layer()
-    if layer is not None:
+    if layer is None:
+        return
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
         async_to_sync(layer.group_send)(group, message)
+        return
+    # A caller already inside an event loop (a script, a test driving a browser) cannot
+    # block on it: send in the background, keeping the task referenced until it is done.
+    task = loop.create_task(layer.group_send(group, message))
+    _PENDING_SENDS.add(task)
+    task.add_done_callback(_PENDING_SENDS.discard)
 
 
 def _next_seq(session_id: int) -> int:

@@ -1,0 +1,136 @@
+"""Two players sit down to Actual in the session room, a third person watches."""
+
+import pytest
+from playwright.sync_api import expect
+
+from minigames import services as match_services
+from minigames.services import SeatSpec
+from tests.factories import (
+    PASSWORD,
+    CharacterFactory,
+    GameSessionFactory,
+    MembershipFactory,
+    TableFactory,
+    UserFactory,
+)
+
+pytestmark = pytest.mark.browser
+
+# With this seed and these options the first player (Aki) draws four Move cards and an
+# Attack, and Ren draws the Counter: enough to walk up, attack and be countered.
+SEED = 55
+
+
+@pytest.fixture
+def match_setup(live_server_url):
+    gm = UserFactory(username="keeper")
+    aki = UserFactory(username="aki")
+    ren = UserFactory(username="ren")
+    table = TableFactory(gm=gm, name="Friday table")
+    MembershipFactory(table=table, user=aki)
+    MembershipFactory(table=table, user=ren)
+    session = GameSessionFactory(table=table, title="The Akashic Library")
+    characters = []
+    for owner, name in [(aki, "Aki"), (ren, "Ren")]:
+        character = CharacterFactory(table=table, owner=owner, name=name)
+        session.characters.add(character)
+        characters.append(character)
+    match = match_services.match_create(
+        session=session,
+        by=gm,
+        seats=[SeatSpec(characters[0]), SeatSpec(characters[1])],
+        options={"first_player": 0, "turn_limit": 200},
+        seed=SEED,
+    )
+    return live_server_url, session, match
+
+
+def _room(browser, base_url, session, username):
+    context = browser.new_context(viewport={"width": 1280, "height": 1100})
+    page = context.new_page()
+    page.goto(f"{base_url}/accounts/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.goto(f"{base_url}/sessions/{session.pk}/")
+    expect(page.locator("#connection-status")).to_have_text("Live")
+    return page
+
+
+def _prepare(page, match):
+    board = page.locator(f"#match-{match.pk}")
+    board.locator("select[name=column]").nth(0).select_option("2")
+    board.locator("input[name=life]").nth(0).fill("5")
+    board.locator("select[name=column]").nth(1).select_option("")
+    board.locator("input[name=life]").nth(1).fill("0")
+    board.get_by_role("button", name="Ready").click()
+
+
+def _use(page, match, kind, piece_square, target_label):
+    board = page.locator(f"#match-{match.pk}")
+    board.locator(f".hand .card-{kind}").first.click()
+    board.get_by_role(
+        "button", name=f"Use it with your piece on {piece_square}", exact=False
+    ).click()
+    board.get_by_role("button", name=target_label, exact=True).click()
+
+
+def _end_turn(page, match):
+    page.locator(f"#match-{match.pk}").get_by_role(
+        "button", name="End turn (draw back to 5)"
+    ).click()
+
+
+def test_actual_match_played_watched_and_resigned(browser, match_setup):
+    base_url, session, match = match_setup
+    aki = _room(browser, base_url, session, "aki")
+    ren = _room(browser, base_url, session, "ren")
+    gm = _room(browser, base_url, session, "keeper")
+    aki_board = aki.locator(f"#match-{match.pk}")
+    ren_board = ren.locator(f"#match-{match.pk}")
+    gm_board = gm.locator(f"#match-{match.pk}")
+
+    # Both prepare in secret; the watcher sees neither setup.
+    expect(gm_board).to_contain_text("watching")
+    expect(gm_board.locator(".setup-form")).to_have_count(0)
+    _prepare(aki, match)
+    expect(aki_board).to_contain_text("Waiting for both sides")
+    _prepare(ren, match)
+    expect(aki_board).to_contain_text("your turn")
+
+    # Aki walks up the c file with four Move cards.
+    for start, target in [("c1", "c2"), ("c2", "c3"), ("c3", "c4"), ("c4", "c5")]:
+        _use(aki, match, "move", start, f"Move to {target}")
+        expect(aki_board.locator(".cell[aria-label^='" + target + ": your piece']")).to_have_count(
+            1
+        )
+    _end_turn(aki, match)
+
+    # Ren steps forward; the watcher sees the pieces but no hand.
+    expect(ren_board).to_contain_text("your turn")
+    _use(ren, match, "move", "c7", "Move to c6")
+    expect(ren_board.locator(".cell[aria-label^='c6: your piece']")).to_have_count(1)
+    _end_turn(ren, match)
+    expect(gm_board.locator(".cell[aria-label^='c6: enemy piece']")).to_have_count(1)
+    expect(gm_board.locator(".hand")).to_have_count(0)
+
+    # Aki attacks; only Ren is asked about the Counter, and reveals it.
+    expect(aki_board).to_contain_text("your turn")
+    _use(aki, match, "attack", "c5", "Attack c6")
+    expect(ren_board.get_by_role("button", name="Reveal the Counter")).to_be_visible()
+    expect(aki_board.get_by_role("button", name="Reveal the Counter")).to_have_count(0)
+    expect(aki_board).to_contain_text("Waiting for the defender")
+    ren_board.get_by_role("button", name="Reveal the Counter").click()
+    expect(aki_board.locator(".cell[aria-label='c5: your piece, life 4']")).to_have_count(1)
+    expect(ren_board.locator(".cell[aria-label='c6: your piece, life 5']")).to_have_count(1)
+    expect(aki_board).to_contain_text("your turn")
+    _end_turn(aki, match)
+    expect(ren_board).to_contain_text("your turn")
+
+    # Ren resigns; the result reaches everyone's timeline.
+    ren.once("dialog", lambda dialog: dialog.accept())
+    ren_board.get_by_role("button", name="Resign").click()
+    for page in (aki, ren, gm):
+        expect(page.locator("#timeline-items .event-match_finished")).to_contain_text(
+            "Aki beat Ren at Actual"
+        )
