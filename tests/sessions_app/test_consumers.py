@@ -314,3 +314,51 @@ async def test_consumer_secret_difficulty_hidden_from_player_frames(session, gm,
     assert "Failure" not in frames
     assert "<strong>10</strong>" in frames
     await player_socket.disconnect()
+
+
+async def test_consumer_match_frames_hide_the_other_seats_hand(session, gm, player):
+    from minigames import services as match_services
+    from minigames.actual import engine
+    from tests.factories import CharacterFactory, MembershipFactory, UserFactory
+
+    @sync_to_async
+    def start_match():
+        other = MembershipFactory(table=session.table, user=UserFactory(username="ren")).user
+        aki = CharacterFactory(table=session.table, owner=player, name="Aki")
+        ren = CharacterFactory(table=session.table, owner=other, name="Ren")
+        session.characters.add(aki, ren)
+        match = match_services.match_create(
+            session=session,
+            by=gm,
+            seats=[match_services.SeatSpec(aki), match_services.SeatSpec(ren)],
+            seed=55,
+            options={"first_player": 0},
+        )
+        setup = {
+            "type": "setup",
+            "deck": {"move": 10, "attack": 9, "counter": 1},
+            "pieces": [{"column": 2, "life": 5}],
+        }
+        match_services.match_move(match_id=match.pk, by=player, action=setup, version=0)
+        return match, other, setup
+
+    match, other, setup = await start_match()
+    player_socket, _ = await _joined(player, session)
+    gm_socket, _ = await _joined(gm, session)
+
+    await sync_to_async(match_services.match_move)(
+        match_id=match.pk, by=other, action=setup, version=1
+    )
+    player_frames = "".join(await _frames(player_socket))
+    gm_frames = "".join(await _frames(gm_socket))
+
+    await sync_to_async(match.refresh_from_db)()
+    state = engine.from_dict(match.state)
+    ren_cards = state.hands[1] + state.decks[1]
+    aki_cards = state.hands[0] + state.decks[0]
+    assert "card-face" in player_frames and f"match-{match.pk}" in gm_frames
+    assert not [card for card in ren_cards if card in player_frames]
+    assert not [card for card in ren_cards + aki_cards if card in gm_frames]
+    assert "card-face" not in gm_frames
+    await player_socket.disconnect()
+    await gm_socket.disconnect()

@@ -1,0 +1,120 @@
+"""Match pages and moves over HTTP: who may see and who may play."""
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from minigames import services
+from minigames.models import Match, MatchMove
+from minigames.services import SeatSpec
+from tests.factories import CharacterFactory, MembershipFactory, UserFactory
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def match(session, gm, player):
+    other = MembershipFactory(table=session.table, user=UserFactory(username="ren")).user
+    aki = CharacterFactory(table=session.table, owner=player, name="Aki")
+    ren = CharacterFactory(table=session.table, owner=other, name="Ren")
+    session.characters.add(aki, ren)
+    return services.match_create(session=session, by=gm, seats=[SeatSpec(aki), SeatSpec(ren)])
+
+
+def _client(user):
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def _setup_post(version):
+    return {
+        "type": "setup",
+        "version": version,
+        "move": "10",
+        "attack": "9",
+        "counter": "1",
+        "column": ["2", "", "", "", ""],
+        "life": ["5", "0", "0", "0", "0"],
+    }
+
+
+def test_match_detail_seat_sees_setup_form(match, player):
+    response = _client(player).get(reverse("match_detail", args=[match.pk]), **HTMX)
+
+    assert b"setup-form" in response.content
+
+
+def test_match_detail_member_watches(match, gm):
+    response = _client(gm).get(reverse("match_detail", args=[match.pk]), **HTMX)
+
+    assert b"watching" in response.content
+    assert b"setup-form" not in response.content
+
+
+def test_match_detail_outsider_404(match, outsider):
+    assert _client(outsider).get(reverse("match_detail", args=[match.pk])).status_code == 404
+
+
+def test_match_move_setup_from_form(match, player):
+    response = _client(player).post(reverse("match_move", args=[match.pk]), _setup_post(0), **HTMX)
+
+    assert response.status_code == 200
+    assert MatchMove.objects.get().action["pieces"] == [{"column": 2, "life": 5}]
+
+
+def test_match_move_invalid_setup_explained(match, player):
+    data = {**_setup_post(0), "counter": "2", "attack": "8"}
+
+    response = _client(player).post(reverse("match_move", args=[match.pk]), data, **HTMX)
+
+    assert "at most one Counter" in response.content.decode()
+    assert not MatchMove.objects.exists()
+
+
+def test_match_move_by_spectator_refused(match, gm):
+    response = _client(gm).post(reverse("match_move", args=[match.pk]), _setup_post(0), **HTMX)
+
+    assert response.status_code == 403
+    assert not MatchMove.objects.exists()
+
+
+def test_match_move_stale_version_resyncs(match, player):
+    client = _client(player)
+    client.post(reverse("match_move", args=[match.pk]), _setup_post(0), **HTMX)
+
+    response = client.post(reverse("match_move", args=[match.pk]), _setup_post(0), **HTMX)
+
+    assert "The board changed" in response.content.decode()
+    assert MatchMove.objects.count() == 1
+
+
+def test_match_create_from_room(session, player):
+    aki = CharacterFactory(table=session.table, owner=player, name="Aki")
+    npc = CharacterFactory(
+        table=session.table, owner=session.table.gm, kind="npc", name="Innkeeper"
+    )
+    session.characters.add(aki)
+
+    response = _client(player).post(
+        reverse("match_create", args=[session.pk]),
+        {
+            "seat0": aki.pk,
+            "seat1": npc.pk,
+            "computer": "on",
+            "level": "random",
+            "first_player": "random",
+        },
+        **HTMX,
+    )
+
+    assert b"The match is set up" in response.content
+    assert Match.objects.get().seat1_user is None
+
+
+def test_practice_creates_match_against_computer(player):
+    response = _client(player).post(reverse("practice"), {"level": "random"})
+
+    match = Match.objects.get()
+    assert response.status_code == 302
+    assert match.session is None and match.seat0_user == player
