@@ -38,6 +38,7 @@ urlpatterns = [
     path("invite/<str:token>/", tables.invite_landing, name="invite"),
     path("matches/<int:match_id>/", minigames.match_detail, name="match_detail"),
     path("matches/<int:match_id>/move/", minigames.match_move, name="match_move"),
+    path("matches/<int:match_id>/outcome/", minigames.match_outcome, name="match_outcome"),
     path("practice/", minigames.practice, name="practice"),
     path("sessions/<int:session_id>/", include(session_patterns)),
     path("i18n/", include("django.conf.urls.i18n")),

@@ -282,3 +282,34 @@ def match_replay(match: Match):
     for move in match.moves.order_by("number"):
         state = engine.apply(state, move.action)
     return state
+
+
+def match_outcome_record(*, match: Match, by, label: str) -> None:
+    """Let the GM take a finished match as the outcome of a contest in the story."""
+    if match.session_id is None:
+        raise ValidationError(_("A practice game decides nothing in a session."))
+    membership = membership_get(user=by, table_id=match.session.table_id)
+    if membership is None or membership.role != Membership.Role.GM:
+        raise PermissionDenied(_("Only the GM can do that."))
+    label = (label or "").strip()
+    if not label:
+        raise ValidationError(_("Say what the match decides."))
+    with transaction.atomic():
+        locked = Match.objects.select_for_update().get(pk=match.pk)
+        if locked.status != Match.Status.FINISHED:
+            raise ValidationError(_("The match is not over yet."))
+        if locked.session.events.filter(kind="match_outcome", payload__match_id=match.pk).exists():
+            raise ValidationError(_("This match already decided an outcome."))
+        winner = (locked.result or {}).get("winner")
+        names = [seat["name"] for seat in locked.seats]
+        timeline_append(
+            session=locked.session,
+            kind="match_outcome",
+            actor=by,
+            payload={
+                "match_id": locked.pk,
+                "label": label[:160],
+                "winner_name": None if winner is None else names[winner],
+                "names": names,
+            },
+        )

@@ -5,8 +5,9 @@ from __future__ import annotations
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Q
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from sessions_app.models import Character
@@ -123,8 +124,6 @@ def _action_from_post(post) -> dict:
 
 
 def _setup_message() -> str:
-    from django.utils.translation import gettext
-
     return gettext("Give each piece a column and a life.")
 
 
@@ -163,3 +162,19 @@ def practice(request):
         return redirect("match_detail", match_id=match.pk)
     matches = Match.objects.filter(session__isnull=True, seat0_user=request.user)[:10]
     return render(request, "minigames/practice.html", {"form": form, "matches": matches})
+
+
+@login_required
+@require_POST
+def match_outcome(request, match_id: int):
+    match = _viewable(request, match_id)
+    message = ""
+    try:
+        services.match_outcome_record(
+            match=match, by=request.user, label=request.POST.get("label", "")
+        )
+    except ValidationError as error:
+        message = " ".join(error.messages)
+    if not request.htmx:
+        return redirect("session_room", session_id=match.session_id)
+    return HttpResponse(message or gettext("Recorded in the timeline."))

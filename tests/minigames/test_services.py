@@ -235,3 +235,36 @@ def test_practice_match_needs_no_session(player):
     match = services.match_create_practice(by=player, level="random")
 
     assert match.session is None and match.seat1_user is None
+
+
+def test_match_outcome_recorded_once_by_gm(session, gm, player, second_player, pc, pc2):
+    match = _play_setups(_pvp(session, player, pc, pc2), player, second_player)
+    services.match_move(
+        match_id=match.pk, by=player, action={"type": "resign"}, version=match.version
+    )
+    match.refresh_from_db()
+
+    services.match_outcome_record(match=match, by=gm, label="Who gets the room key")
+
+    outcome = TimelineEvent.objects.get(kind="match_outcome").payload
+    assert (outcome["label"], outcome["winner_name"]) == ("Who gets the room key", "Ren")
+    with pytest.raises(ValidationError):
+        services.match_outcome_record(match=match, by=gm, label="Again")
+
+
+def test_match_outcome_by_player_refused(session, player, second_player, pc, pc2):
+    match = _play_setups(_pvp(session, player, pc, pc2), player, second_player)
+    services.match_move(
+        match_id=match.pk, by=player, action={"type": "resign"}, version=match.version
+    )
+    match.refresh_from_db()
+
+    with pytest.raises(PermissionDenied):
+        services.match_outcome_record(match=match, by=player, label="Mine")
+
+
+def test_match_outcome_unfinished_refused(session, gm, player, pc, pc2):
+    match = _pvp(session, player, pc, pc2)
+
+    with pytest.raises(ValidationError, match="not over"):
+        services.match_outcome_record(match=match, by=gm, label="Too early")
