@@ -104,8 +104,8 @@ def render_board(match: Match, user, *, request=None, **selection) -> str:
     )
 
 
-def session_boards(session_id: int, user, *, request=None) -> list[str]:
-    """Boards of the session's matches still being played, plus the latest finished one."""
+def session_matches(session_id: int) -> list[Match]:
+    """The session's matches still being played, plus the latest finished one."""
     matches = list(
         Match.objects.filter(session_id=session_id)
         .exclude(status=Match.Status.FINISHED)
@@ -118,4 +118,9 @@ def session_boards(session_id: int, user, *, request=None) -> list[str]:
     )
     if finished is not None:
         matches.append(finished)
-    return [render_board(match, user, request=request) for match in matches]
+    return matches
+
+
+def session_boards(session_id: int, user, *, request=None) -> list[str]:
+    """One viewer's boards of the session's current matches."""
+    return [render_board(match, user, request=request) for match in session_matches(session_id)]

@@ -259,7 +259,9 @@ def match_move(*, match_id: int, by, action: dict, version: int) -> Match:
             raise PermissionDenied(_("You are not playing in this match."))
         if match.session_id and membership_get(user=by, table_id=match.session.table_id) is None:
             raise PermissionDenied(_("You are not playing in this match."))
-        if match.version != version:
+        # A setup only replaces the seat's own secret choices until both are ready, so it
+        # need not wait for the other seat's news; every other move must be current.
+        if match.version != version and action.get("type") != "setup":
             raise StaleMove(_("The board changed before your move arrived; here it is again."))
         engine = _engine(match)
         state = engine.from_dict(match.state)

@@ -96,18 +96,36 @@ class SessionConsumer(AsyncWebsocketConsumer):
 
     async def match_updated(self, message):
         if self.cursor is not None:
-            await self.send(text_data=await self._render_matches())
+            await self.send(text_data=await self._render_match_update(int(message["match_id"])))
 
-    @database_sync_to_async
-    def _render_matches(self) -> str:
+    def _all_boards_html(self) -> str:
         """Every match board of the session, each as this connection's seat (or a spectator)."""
-        from minigames.board import session_boards
+        from minigames.board import session_boards, session_matches
 
+        self.match_ids = [match.pk for match in session_matches(self.session_id)]
         with translation.override(self.language):
             return render_to_string(
                 f"{ROOM_TEMPLATE}#match-list",
                 {"match_boards": session_boards(self.session_id, self.user), "oob": True},
             )
+
+    @database_sync_to_async
+    def _render_matches(self) -> str:
+        return self._all_boards_html()
+
+    @database_sync_to_async
+    def _render_match_update(self, match_id: int) -> str:
+        """Replace just the board that changed, so a half-made choice on another survives."""
+        from minigames.board import render_board, session_matches
+
+        matches = session_matches(self.session_id)
+        if [match.pk for match in matches] != getattr(self, "match_ids", None):
+            return self._all_boards_html()
+        changed = next((match for match in matches if match.pk == match_id), None)
+        if changed is None:
+            return ""
+        with translation.override(self.language):
+            return render_board(changed, self.user)
 
     async def presence_changed(self, message):
         if self.cursor is not None:

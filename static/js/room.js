@@ -24,6 +24,18 @@
     if (list) list.scrollTop = list.scrollHeight;
   }
 
+  // A board already showing this version (the mover's own page got it with the answer to
+  // its request) is left alone, so a card or piece chosen meanwhile stays chosen.
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var target = event.detail.target;
+    var incoming = event.detail.fragment && event.detail.fragment.firstElementChild;
+    if (!target || !incoming || !target.classList.contains("match-board")) return;
+    var shown = target.getAttribute("data-version");
+    if (shown !== null && shown === incoming.getAttribute("data-version")) {
+      event.detail.shouldSwap = false;
+    }
+  });
+
   document.addEventListener("htmx:wsOpen", function (event) {
     event.detail.socketWrapper.send(JSON.stringify({ type: "sync", last_seq: lastSeq() }));
     setStatus(true);

@@ -117,16 +117,29 @@ def test_match_move_setups_start_the_game(session, player, second_player, pc, pc
     assert (match.status, match.version) == ("playing", 2)
 
 
-def test_match_move_stale_version_changes_nothing(session, player, pc, pc2):
+def test_match_move_stale_version_changes_nothing(session, player, second_player, pc, pc2):
+    match = _play_setups(_pvp(session, player, pc, pc2), player, second_player)
+    state = engine.from_dict(match.state)
+    mover = player if state.current == 0 else second_player
+
+    services.match_move(match_id=match.pk, by=mover, action={"type": "end_turn"}, version=2)
+    with pytest.raises(services.StaleMove):
+        services.match_move(match_id=match.pk, by=mover, action={"type": "end_turn"}, version=2)
+
+    match.refresh_from_db()
+    assert match.version == 3
+    assert MatchMove.objects.filter(match=match).count() == 3
+
+
+def test_match_move_setup_ignores_other_seats_news(session, player, second_player, pc, pc2):
     match = _pvp(session, player, pc, pc2)
     services.match_move(match_id=match.pk, by=player, action=SETUP_A, version=0)
 
-    with pytest.raises(services.StaleMove):
-        services.match_move(match_id=match.pk, by=player, action=SETUP_A, version=0)
+    # Ren's page still says version 0: a setup concerns only Ren's own secret choices.
+    services.match_move(match_id=match.pk, by=second_player, action=SETUP_B, version=0)
 
     match.refresh_from_db()
-    assert match.version == 1
-    assert MatchMove.objects.filter(match=match).count() == 1
+    assert match.status == "playing"
 
 
 def test_match_move_by_non_seat_refused(session, gm, pc, pc2, player):

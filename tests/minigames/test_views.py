@@ -83,7 +83,9 @@ def test_match_move_stale_version_resyncs(match, player):
     client = _client(player)
     client.post(reverse("match_move", args=[match.pk]), _setup_post(0), **HTMX)
 
-    response = client.post(reverse("match_move", args=[match.pk]), _setup_post(0), **HTMX)
+    response = client.post(
+        reverse("match_move", args=[match.pk]), {"type": "resign", "version": "0"}, **HTMX
+    )
 
     assert "The board changed" in response.content.decode()
     assert MatchMove.objects.count() == 1
