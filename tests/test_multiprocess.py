@@ -1,5 +1,6 @@
 """Several daphne processes on one PostgreSQL + Redis behave as one room."""
 
+import contextlib
 import http.cookiejar
 import json
 import time
@@ -38,11 +39,12 @@ def _cookie_for(user) -> str:
     return f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
 
 
+@contextlib.contextmanager
 def _socket(server, session, cookie):
     ws_url = server.url.replace("http://", "ws://") + f"/ws/sessions/{session.pk}/"
-    socket = connect(ws_url, additional_headers={"Origin": server.url, "Cookie": cookie})
-    socket.send(json.dumps({"type": "sync", "last_seq": 0}))
-    return socket
+    with connect(ws_url, additional_headers={"Origin": server.url, "Cookie": cookie}) as socket:
+        socket.send(json.dumps({"type": "sync", "last_seq": 0}))
+        yield socket
 
 
 def _receive_until(socket, predicate, timeout=15.0) -> str:
@@ -87,9 +89,10 @@ def test_event_appended_through_one_process_reaches_socket_on_other(two_servers)
     session = GameSessionFactory(table=table)
     gm_cookie, player_cookie = _cookie_for(gm), _cookie_for(player)
 
-    player_socket = _socket(server_b, session, player_cookie)
-    gm_socket = _socket(server_a, session, gm_cookie)
-    try:
+    with (
+        _socket(server_b, session, player_cookie) as player_socket,
+        _socket(server_a, session, gm_cookie),
+    ):
         # Presence recorded by process A shows on the socket held by process B.
         _receive_until(player_socket, lambda f: 'data-user="keeper"' in f)
 
@@ -97,6 +100,3 @@ def test_event_appended_through_one_process_reaches_socket_on_other(two_servers)
 
         frame = _receive_until(player_socket, lambda f: "Heard across processes" in f)
         assert 'id="event-1"' in frame
-    finally:
-        player_socket.close()
-        gm_socket.close()
