@@ -4,7 +4,7 @@ from django.contrib.auth.forms import UserCreationForm
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from .models import GameSession, RulesProfile
+from .models import RulesProfile
 from .services.timeline import CHAT_MAX_LENGTH
 
 
@@ -47,7 +47,6 @@ class ChatForm(forms.Form):
         super().__init__(*args, **kwargs)
 
 
-__all__ = ["ChatForm", "GameSession", "SessionForm", "SignupForm", "TableForm"]
 
 
 def _value_name_choices(profile, characters=()) -> list[tuple[str, str]]:
