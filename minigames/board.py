@@ -58,6 +58,9 @@ def board_context(
                     "name": square_name(column, row),
                     "piece": occupant,
                     "mine": occupant is not None and occupant["owner"] == perspective,
+                    "owner_name": None
+                    if occupant is None
+                    else match.seats[occupant["owner"]].get("name", "?"),
                     "selectable": occupant is not None and occupant["id"] in pieces_for_card,
                     "selected": occupant is not None and occupant["id"] == piece,
                     "target": (column, row) in targets,

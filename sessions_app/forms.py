@@ -47,8 +47,6 @@ class ChatForm(forms.Form):
         super().__init__(*args, **kwargs)
 
 
-
-
 def _value_name_choices(profile, characters=()) -> list[tuple[str, str]]:
     """Judgement value names from the profile, then any extra names on the sheets."""
     from .judgement import display_name

@@ -5,8 +5,8 @@ from playwright.sync_api import expect
 
 from minigames import services as match_services
 from minigames.services import SeatSpec
+from tests.browser.pages import room_page
 from tests.factories import (
-    PASSWORD,
     CharacterFactory,
     GameSessionFactory,
     MembershipFactory,
@@ -45,18 +45,6 @@ def match_setup(live_server_url):
     return live_server_url, session, match
 
 
-def _room(browser, base_url, session, username):
-    context = browser.new_context(viewport={"width": 1280, "height": 1100})
-    page = context.new_page()
-    page.goto(f"{base_url}/accounts/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    page.goto(f"{base_url}/sessions/{session.pk}/")
-    expect(page.locator("#connection-status")).to_have_text("Live")
-    return page
-
-
 def _prepare(page, match):
     board = page.locator(f"#match-{match.pk}")
     board.locator("select[name=column]").nth(0).select_option("2")
@@ -83,9 +71,9 @@ def _end_turn(page, match):
 
 def test_actual_match_played_watched_and_resigned(browser, match_setup):
     base_url, session, match = match_setup
-    aki = _room(browser, base_url, session, "aki")
-    ren = _room(browser, base_url, session, "ren")
-    gm = _room(browser, base_url, session, "keeper")
+    aki = room_page(browser, base_url, session, "aki")
+    ren = room_page(browser, base_url, session, "ren")
+    gm = room_page(browser, base_url, session, "keeper")
     aki_board = aki.locator(f"#match-{match.pk}")
     ren_board = ren.locator(f"#match-{match.pk}")
     gm_board = gm.locator(f"#match-{match.pk}")
@@ -111,7 +99,7 @@ def test_actual_match_played_watched_and_resigned(browser, match_setup):
     _use(ren, match, "move", "c7", "Move to c6")
     expect(ren_board.locator(".cell[aria-label^='c6: your piece']")).to_have_count(1)
     _end_turn(ren, match)
-    expect(gm_board.locator(".cell[aria-label^='c6: enemy piece']")).to_have_count(1)
+    expect(gm_board.locator(".cell[aria-label^='c6: Ren’s piece']")).to_have_count(1)
     expect(gm_board.locator(".hand")).to_have_count(0)
 
     # Aki attacks; only Ren is asked about the Counter, and reveals it.

@@ -3,8 +3,8 @@
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.pages import room_page
 from tests.factories import (
-    PASSWORD,
     CharacterFactory,
     GameSessionFactory,
     MembershipFactory,
@@ -34,22 +34,10 @@ def table_setup(live_server_url):
     return live_server_url, session
 
 
-def _room(browser, base_url, session, username):
-    context = browser.new_context()
-    page = context.new_page()
-    page.goto(f"{base_url}/accounts/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    page.goto(f"{base_url}/sessions/{session.pk}/")
-    expect(page.locator("#connection-status")).to_have_text("Live")
-    return page
-
-
 def test_check_requested_rolled_and_shown_alike(browser, table_setup):
     base_url, session = table_setup
-    gm = _room(browser, base_url, session, "keeper")
-    aki = _room(browser, base_url, session, "aki")
+    gm = room_page(browser, base_url, session, "keeper")
+    aki = room_page(browser, base_url, session, "aki")
 
     form = gm.locator("#check-request-form")
     form.get_by_label("Character").select_option(label="Aki (aki)")
@@ -85,9 +73,9 @@ def test_check_requested_rolled_and_shown_alike(browser, table_setup):
 
 def test_contest_between_two_players(browser, table_setup):
     base_url, session = table_setup
-    gm = _room(browser, base_url, session, "keeper")
-    aki = _room(browser, base_url, session, "aki")
-    ren = _room(browser, base_url, session, "ren")
+    gm = room_page(browser, base_url, session, "keeper")
+    aki = room_page(browser, base_url, session, "aki")
+    ren = room_page(browser, base_url, session, "ren")
 
     gm.locator("summary", has_text="Open a contest").click()
     form = gm.locator("#contest-form")
