@@ -20,7 +20,11 @@ def membership_get(*, user, table_id: int) -> Membership | None:
     """Return the user's membership of the table, or None (anonymous users have none)."""
     if user is None or not user.is_authenticated:
         return None
-    return Membership.objects.filter(user=user, table_id=table_id).first()
+    # get() rather than first(): one row at most, and no ORDER BY to compile and run.
+    try:
+        return Membership.objects.get(user=user, table_id=table_id)
+    except Membership.DoesNotExist:
+        return None
 
 
 def is_member(user, table: Table) -> bool:
@@ -46,10 +50,9 @@ def rules_profiles_for_table(*, table: Table) -> QuerySet[RulesProfile]:
 
 def session_for_member(*, user, session_id: int) -> tuple[GameSession, Membership] | None:
     """Return the session and the user's membership of its table, or None if not a member."""
-    session = (
-        GameSession.objects.select_related("table", "rules_profile").filter(pk=session_id).first()
-    )
-    if session is None:
+    try:
+        session = GameSession.objects.select_related("table", "rules_profile").get(pk=session_id)
+    except GameSession.DoesNotExist:
         return None
     membership = membership_get(user=user, table_id=session.table_id)
     if membership is None:

@@ -405,7 +405,7 @@ def _check_roll_locked(
     )
     if session_id is not None:
         requests = requests.filter(session_id=session_id)
-    request = requests.filter(pk=request_id).first()
+    request = requests.filter(pk=request_id).order_by().first()
     if request is None:
         raise ValidationError(_("That check does not exist."))
     _require_member(request.session, by)
