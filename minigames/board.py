@@ -109,13 +109,17 @@ def render_board(match: Match, user, *, request=None, **selection) -> str:
 
 def session_matches(session_id: int) -> list[Match]:
     """The session's matches still being played, plus the latest finished one."""
+    # Only games with a board to show: Actics X matches exist in the services and the
+    # engine, but their board is not built yet.
     matches = list(
-        Match.objects.filter(session_id=session_id)
+        Match.objects.filter(session_id=session_id, game=Match.Game.ACTUAL)
         .exclude(status=Match.Status.FINISHED)
         .order_by("created_at")
     )
     finished = (
-        Match.objects.filter(session_id=session_id, status=Match.Status.FINISHED)
+        Match.objects.filter(
+            session_id=session_id, game=Match.Game.ACTUAL, status=Match.Status.FINISHED
+        )
         .order_by("-finished_at")
         .first()
     )

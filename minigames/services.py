@@ -17,12 +17,14 @@ from sessions_app.models import Character, GameSession, Membership
 from sessions_app.selectors import membership_get
 from sessions_app.services import broadcast, timeline_append
 
+from .acticsx import bot as acticsx_bot
+from .acticsx import engine as acticsx_engine
 from .actual import bot as actual_bot
 from .actual import engine as actual_engine
 from .game import IllegalAction
 from .models import Match, MatchMove
 
-ENGINES = {Match.Game.ACTUAL: actual_engine}
+ENGINES = {Match.Game.ACTUAL: actual_engine, Match.Game.ACTICSX: acticsx_engine}
 BOT_LEVELS = ("random", "search")
 # A computer seat never takes more steps than this in one go: a guard, not a rule.
 MAX_COMPUTER_STEPS = 400
@@ -43,17 +45,36 @@ def _engine(match: Match):
     return ENGINES[match.game]
 
 
-def _make_bot(match: Match, seat: int, move_number: int):
-    level = match.seats[seat].get("level", "search")
+def _computer_action(match: Match, state, seat: int) -> dict | None:
+    """Ask the computer for this seat's next action, showing it only that seat's view."""
+    level = match.seats[seat].get("level") or "search"
     # Seeded from the match so a replay of the log meets the same decisions.
-    seed = (match.seed + 7919 * move_number + seat) % (2**63)
-    if level == "random":
-        return actual_bot.RandomBot(seed)
-    return actual_bot.SearchBot(seed, time_budget=0.4)
+    seed = (match.seed + 7919 * match.version + seat) % (2**63)
+    if match.game == Match.Game.ACTICSX:
+        player = (
+            acticsx_bot.RandomBot(seed)
+            if level == "random"
+            else acticsx_bot.PlannerBot(seed, budget=0.8)
+        )
+        return player.choose(acticsx_engine.player_view(state, seat))
+    player = (
+        actual_bot.RandomBot(seed)
+        if level == "random"
+        else actual_bot.SearchBot(seed, time_budget=0.4)
+    )
+    return actual_bot.decide(player, state, seat)
 
 
-def _clean_options(options: dict | None) -> dict[str, Any]:
+def _has_started(match: Match, state) -> bool:
+    if match.game == Match.Game.ACTICSX:
+        return True
+    return state.phase != actual_engine.SETUP
+
+
+def _clean_options(game: str, options: dict | None) -> dict[str, Any]:
     options = dict(options or {})
+    if game == Match.Game.ACTICSX:
+        return _clean_acticsx_options(options)
     cleaned: dict[str, Any] = {"diagonal_attack": bool(options.get("diagonal_attack"))}
     turn_limit = options.get("turn_limit")
     if turn_limit not in (None, ""):
@@ -70,6 +91,22 @@ def _clean_options(options: dict | None) -> dict[str, Any]:
     cleaned["first_player"] = None if first in (None, "", "random") else int(first)
     if cleaned["first_player"] not in (None, 0, 1):
         raise ValidationError({"first_player": _("The first player is seat 1, seat 2 or random.")})
+    return cleaned
+
+
+def _clean_acticsx_options(options: dict) -> dict[str, Any]:
+    cleaned: dict[str, Any] = {}
+    turn_limit = options.get("turn_limit")
+    if turn_limit not in (None, ""):
+        try:
+            cleaned["turn_limit"] = int(turn_limit)
+        except (TypeError, ValueError):
+            raise ValidationError({"turn_limit": _("The turn limit is a whole number.")}) from None
+        if not 2 <= cleaned["turn_limit"] <= 500:
+            raise ValidationError({"turn_limit": _("The turn limit is from 2 to 500 turns.")})
+    decks = options.get("deck_names")
+    if decks:
+        cleaned["deck_names"] = list(decks)
     return cleaned
 
 
@@ -142,13 +179,17 @@ def match_create(
     return match
 
 
-def match_create_practice(*, by, level: str = "search", options: dict | None = None) -> Match:
+def match_create_practice(
+    *, by, level: str = "search", options: dict | None = None, game: str = Match.Game.ACTUAL
+) -> Match:
     """Start a practice game against the computer, outside any session."""
     if level not in BOT_LEVELS:
         raise ValidationError(_("Unknown computer strength."))
+    if game not in ENGINES:
+        raise ValidationError(_("Unknown game."))
     with transaction.atomic():
         return _new_match(
-            game=Match.Game.ACTUAL,
+            game=game,
             session=None,
             by=by,
             seat_users=[by, None],
@@ -162,8 +203,10 @@ def match_create_practice(*, by, level: str = "search", options: dict | None = N
 
 
 def _new_match(*, game, session, by, seat_users, seat_info, options, seed) -> Match:
+    if game not in ENGINES:
+        raise ValidationError(_("Unknown game."))
     engine = ENGINES[game]
-    options = _clean_options(options)
+    options = _clean_options(game, options)
     seed = secrets.randbits(62) if seed is None else seed
     state = engine.initial_state(options, seed)
     match = Match.objects.create(
@@ -188,15 +231,26 @@ def _append_move(match: Match, seat: int, action: dict, *, by_computer: bool) ->
     )
 
 
+def _computer_plays(match: Match, seat: int) -> bool:
+    """A computer seat, or a person's seat whose AUTO switch hands planning to the computer."""
+    return match.is_computer(seat) or bool(match.seats[seat].get("auto"))
+
+
 def _computer_turns(match: Match, state, engine):
     """Let computer seats act until a person must, or the game ends; save the result."""
     steps = 0
+    # With nobody left to wait for (AUTO on a practice seat), play one turn per request
+    # rather than the whole game at once.
+    both_computer = _computer_plays(match, 0) and _computer_plays(match, 1)
+    start_turn = state.get("turn") if isinstance(state, dict) else None
     while not engine.is_terminal(state) and steps < MAX_COMPUTER_STEPS:
+        if both_computer and start_turn is not None and state.get("turn") != start_turn:
+            break
         acted = False
         for seat in (0, 1):
-            if not match.is_computer(seat) or engine.is_terminal(state):
+            if not _computer_plays(match, seat) or engine.is_terminal(state):
                 continue
-            action = actual_bot.decide(_make_bot(match, seat, match.version), state, seat)
+            action = _computer_action(match, state, seat)
             if action is None:
                 continue
             state = engine.apply(state, action)
@@ -216,7 +270,7 @@ def _save_state(match: Match, state, engine) -> None:
         match.status = Match.Status.FINISHED
         match.result = engine.result(state)
         match.finished_at = match.finished_at or timezone.now()
-    elif state.phase != actual_engine.SETUP:
+    elif _has_started(match, state):
         match.status = Match.Status.PLAYING
     match.save()
     if match.session_id:
@@ -239,7 +293,9 @@ def _announce_result(match: Match) -> None:
         "winner_name": None if winner is None else names[winner],
         "loser_name": None if winner is None else names[1 - winner],
         "reason": result.get("reason"),
+        # Actual counts the pieces left, Actics X the life left.
         "pieces_left": None if winner is None else result.get("pieces_left", [0, 0])[winner],
+        "life_left": None if winner is None else (result.get("lives") or [0, 0])[winner],
     }
     timeline_append(
         session=match.session, kind="match_finished", actor=match.created_by, payload=payload
@@ -265,6 +321,8 @@ def match_move(*, match_id: int, by, action: dict, version: int) -> Match:
             raise StaleMove(_("The board changed before your move arrived; here it is again."))
         engine = _engine(match)
         state = engine.from_dict(match.state)
+        if action.get("type") == "auto":
+            return _set_auto(match, seat, bool(action.get("value")), state, engine)
         # The seat comes from who is logged in, never from the request.
         action = {**action, "player": seat}
         try:
@@ -274,6 +332,19 @@ def match_move(*, match_id: int, by, action: dict, version: int) -> Match:
             raise ValidationError(gettext(str(error))) from None
         _append_move(match, seat, action, by_computer=False)
         _computer_turns(match, state, engine)
+    return match
+
+
+def _set_auto(match: Match, seat: int, value: bool, state, engine) -> Match:
+    """Hand a seat's planning to the computer (AUTO) or take it back; not a game move."""
+    if match.game != Match.Game.ACTICSX:
+        raise ValidationError(_("AUTO is for Actics X."))
+    seats = [dict(info) for info in match.seats]
+    seats[seat]["auto"] = value
+    seats[seat].setdefault("level", "search")
+    match.seats = seats
+    match.version += 1
+    _computer_turns(match, state, engine)
     return match
 
 

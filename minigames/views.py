@@ -24,7 +24,10 @@ BOARD = "minigames/actual_board.html"
 
 def _viewable(request, match_id: int) -> Match:
     """Seats, and members of the session's table as spectators, may see a match."""
-    match = get_object_or_404(Match.objects.select_related("session"), pk=match_id)
+    # Actual is the only game with a board so far.
+    match = get_object_or_404(
+        Match.objects.select_related("session"), pk=match_id, game=Match.Game.ACTUAL
+    )
     if match.seat_of(request.user) is not None:
         return match
     if match.session_id and membership_get(user=request.user, table_id=match.session.table_id):

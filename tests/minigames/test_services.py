@@ -6,6 +6,7 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from minigames import services
+from minigames.acticsx import engine as acticsx_engine
 from minigames.actual import engine
 from minigames.models import Match, MatchMove
 from minigames.services import SeatSpec
@@ -281,3 +282,56 @@ def test_match_outcome_unfinished_refused(session, gm, player, pc, pc2):
 
     with pytest.raises(ValidationError, match="not over"):
         services.match_outcome_record(match=match, by=gm, label="Too early")
+
+
+def test_acticsx_practice_computer_plans_at_once(player):
+    match = services.match_create_practice(by=player, level="random", game="acticsx")
+
+    view = acticsx_engine.player_view(acticsx_engine.from_dict(match.state), 0)
+    assert view["players"][1]["confirmed"] is True
+    assert view["players"][1].get("plan") is None
+
+
+def test_acticsx_plan_hidden_until_both_confirmed(session, player, second_player, pc, pc2):
+    match = services.match_create(
+        session=session, by=player, seats=[SeatSpec(pc), SeatSpec(pc2)], game="acticsx", seed=9
+    )
+    state = acticsx_engine.from_dict(match.state)
+    plan = acticsx_engine.random_plan(
+        acticsx_engine.player_view(state, 0), __import__("random").Random(1)
+    )
+
+    services.match_move(
+        match_id=match.pk, by=player, action={"type": "plan", "plan": plan}, version=0
+    )
+
+    match.refresh_from_db()
+    other_view = json.dumps(acticsx_engine.player_view(acticsx_engine.from_dict(match.state), 1))
+    assert json.dumps(plan) not in other_view
+    assert acticsx_engine.player_view(acticsx_engine.from_dict(match.state), 1)["players"][0][
+        "confirmed"
+    ]
+
+
+def test_acticsx_auto_plans_for_the_seat(session, player, second_player, pc, pc2):
+    match = services.match_create(
+        session=session, by=player, seats=[SeatSpec(pc), SeatSpec(pc2)], game="acticsx", seed=9
+    )
+
+    services.match_move(
+        match_id=match.pk, by=player, action={"type": "auto", "value": True}, version=0
+    )
+
+    match.refresh_from_db()
+    view = acticsx_engine.player_view(acticsx_engine.from_dict(match.state), 1)
+    assert match.seats[0]["auto"] is True
+    assert view["players"][0]["confirmed"] is True
+
+
+def test_auto_refused_for_actual(session, player, pc, pc2):
+    match = _pvp(session, player, pc, pc2)
+
+    with pytest.raises(ValidationError):
+        services.match_move(
+            match_id=match.pk, by=player, action={"type": "auto", "value": True}, version=0
+        )

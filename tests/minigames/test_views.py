@@ -120,3 +120,19 @@ def test_practice_creates_match_against_computer(player):
     match = Match.objects.get()
     assert response.status_code == 302
     assert match.session is None and match.seat0_user == player
+
+
+def test_room_page_survives_a_match_without_a_board(session, player):
+    aki = CharacterFactory(table=session.table, owner=player, name="Aki")
+    ren = CharacterFactory(table=session.table, owner=session.table.gm, kind="npc", name="Ren")
+    session.characters.add(aki)
+    services.match_create(
+        session=session,
+        by=player,
+        seats=[SeatSpec(aki), SeatSpec(ren, computer=True)],
+        game="acticsx",
+    )
+
+    response = _client(player).get(reverse("session_room", args=[session.pk]))
+
+    assert response.status_code == 200
