@@ -102,6 +102,10 @@ def board_context(
 
 def render_board(match: Match, user, *, request=None, **selection) -> str:
     """Render one viewer's board (a seat's, or a spectator's) as HTML."""
+    if match.game == Match.Game.ACTICSX:
+        from . import acticsx_board
+
+        return acticsx_board.render_board(match, user, request=request)
     return render_to_string(
         "minigames/actual_board.html", board_context(match, user, **selection), request=request
     )
@@ -109,17 +113,13 @@ def render_board(match: Match, user, *, request=None, **selection) -> str:
 
 def session_matches(session_id: int) -> list[Match]:
     """The session's matches still being played, plus the latest finished one."""
-    # Only games with a board to show: Actics X matches exist in the services and the
-    # engine, but their board is not built yet.
     matches = list(
-        Match.objects.filter(session_id=session_id, game=Match.Game.ACTUAL)
+        Match.objects.filter(session_id=session_id)
         .exclude(status=Match.Status.FINISHED)
         .order_by("created_at")
     )
     finished = (
-        Match.objects.filter(
-            session_id=session_id, game=Match.Game.ACTUAL, status=Match.Status.FINISHED
-        )
+        Match.objects.filter(session_id=session_id, status=Match.Status.FINISHED)
         .order_by("-finished_at")
         .first()
     )

@@ -14,20 +14,18 @@ from sessions_app.models import Character
 from sessions_app.selectors import membership_get
 from sessions_app.views.common import apply_errors, member_session
 
-from . import services
+from . import acticsx_board, services
 from .board import board_context
 from .forms import MatchForm, PracticeForm
 from .models import Match
 
 BOARD = "minigames/actual_board.html"
+ACTICSX_BOARD = "minigames/acticsx_board.html"
 
 
 def _viewable(request, match_id: int) -> Match:
     """Seats, and members of the session's table as spectators, may see a match."""
-    # Actual is the only game with a board so far.
-    match = get_object_or_404(
-        Match.objects.select_related("session"), pk=match_id, game=Match.Game.ACTUAL
-    )
+    match = get_object_or_404(Match.objects.select_related("session"), pk=match_id)
     if match.seat_of(request.user) is not None:
         return match
     if match.session_id and membership_get(user=request.user, table_id=match.session.table_id):
@@ -66,6 +64,7 @@ def match_create(request, session_id: int):
                     ),
                 ],
                 options=form.options(),
+                game=form.cleaned_data["game"],
             )
         except PermissionDenied as error:
             form.add_error(None, str(error))
@@ -85,13 +84,27 @@ def match_create(request, session_id: int):
 @login_required
 def match_detail(request, match_id: int):
     match = _viewable(request, match_id)
-    card = request.GET.get("card") or None
-    piece = request.GET.get("piece")
-    piece = int(piece) if piece and piece.isdigit() else None
-    context = board_context(match, request.user, card=card, piece=piece)
+    context, template = _board(match, request.user, request.GET)
     if request.htmx:
-        return render(request, BOARD, context)
-    return render(request, "minigames/match_page.html", context)
+        return render(request, template, context)
+    return render(request, "minigames/match_page.html", {**context, "board_template": template})
+
+
+def _board(match, user, params=None):
+    """The context and template of one viewer's board, whichever the game."""
+    if match.game == Match.Game.ACTICSX:
+        return acticsx_board.board_context(match, user), ACTICSX_BOARD
+    params = params or {}
+    piece = params.get("piece")
+    return (
+        board_context(
+            match,
+            user,
+            card=params.get("card") or None,
+            piece=int(piece) if piece and piece.isdigit() else None,
+        ),
+        BOARD,
+    )
 
 
 def _action_from_post(post) -> dict:
@@ -107,6 +120,10 @@ def _action_from_post(post) -> dict:
         return {"type": "discard", "cards": post.getlist("cards")}
     if kind == "counter":
         return {"type": "counter", "use": post.get("use") == "1"}
+    if kind == "plan":
+        return {"type": "plan", "plan": acticsx_board.plan_from_post(post)}
+    if kind == "auto":
+        return {"type": "auto", "value": post.get("value") == "1"}
     if kind == "always_counter":
         return {"type": "always_counter", "value": post.get("value") == "1"}
     if kind == "setup":
@@ -146,21 +163,25 @@ def match_move(request, match_id: int):
     except (ValueError, ValidationError) as error:
         message = " ".join(getattr(error, "messages", [str(error)]))
     match.refresh_from_db()
-    context = board_context(match, request.user)
+    context, template = _board(match, request.user)
     context["board_message"] = message
     if not request.htmx:
         return redirect("match_detail", match_id=match.pk)
-    return render(request, BOARD, context)
+    return render(request, template, context)
 
 
 @login_required
 def practice(request):
     form = PracticeForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        game = form.cleaned_data["game"]
+        options = (
+            {"diagonal_attack": form.cleaned_data["diagonal_attack"], "turn_limit": 100}
+            if game == Match.Game.ACTUAL
+            else {}
+        )
         match = services.match_create_practice(
-            by=request.user,
-            level=form.cleaned_data["level"],
-            options={"diagonal_attack": form.cleaned_data["diagonal_attack"], "turn_limit": 100},
+            by=request.user, level=form.cleaned_data["level"], options=options, game=game
         )
         return redirect("match_detail", match_id=match.pk)
     matches = Match.objects.filter(session__isnull=True, seat0_user=request.user)[:10]

@@ -362,3 +362,51 @@ async def test_consumer_match_frames_hide_the_other_seats_hand(session, gm, play
     assert "card-face" not in gm_frames
     await player_socket.disconnect()
     await gm_socket.disconnect()
+
+
+async def test_consumer_acticsx_frames_hide_hand_and_unconfirmed_plan(session, gm, player):
+    import random
+
+    from minigames import services as match_services
+    from minigames.acticsx import cards as card_data
+    from minigames.acticsx import engine as ax
+    from tests.factories import CharacterFactory, MembershipFactory, UserFactory
+
+    @sync_to_async
+    def start_match():
+        other = MembershipFactory(table=session.table, user=UserFactory(username="ren")).user
+        aki = CharacterFactory(table=session.table, owner=player, name="Aki")
+        ren = CharacterFactory(table=session.table, owner=other, name="Ren")
+        session.characters.add(aki, ren)
+        match = match_services.match_create(
+            session=session,
+            by=gm,
+            seats=[match_services.SeatSpec(aki), match_services.SeatSpec(ren)],
+            game="acticsx",
+            seed=7,
+        )
+        return match, other
+
+    match, other = await start_match()
+    player_socket, _ = await _joined(player, session)
+
+    @sync_to_async
+    def ren_plans():
+        state = ax.from_dict(match.state)
+        view = ax.player_view(state, 1)
+        plan = ax.random_plan(view, random.Random(3))
+        match_services.match_move(
+            match_id=match.pk, by=other, action={"type": "plan", "plan": plan}, version=0
+        )
+        return view["players"][1]["hand"]
+
+    ren_hand = await ren_plans()
+    frames = "".join(await _frames(player_socket))
+
+    assert "plan confirmed" in frames
+    hidden_names = {card_data.CARDS[card]["name"]["en"] for card in ren_hand}
+    await sync_to_async(match.refresh_from_db)()
+    own_hand = ax.player_view(ax.from_dict(match.state), 0)["players"][0]["hand"]
+    own_names = {card_data.CARDS[card]["name"]["en"] for card in own_hand}
+    assert not [name for name in hidden_names - own_names if name in frames]
+    await player_socket.disconnect()

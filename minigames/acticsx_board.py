@@ -1,0 +1,178 @@
+"""What the Actics X board shows one viewer, built from that seat's player view only."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.template.loader import render_to_string
+from django.utils.translation import get_language
+
+from .acticsx import cards as card_data
+from .acticsx import engine
+from .models import Match
+
+DIRECTION_GRID = [["FL", "F", "FR"], ["L", None, "R"], ["BL", "B", "BR"]]
+
+
+def _lang() -> str:
+    return "ja" if (get_language() or "").startswith("ja") else "en"
+
+
+def card_info(card_id: str) -> dict[str, Any]:
+    """A card's face in the current language: name, stats, range diagram and texts."""
+    card = card_data.CARDS[card_id]
+    lang = _lang()
+    reach = card.get("range") or {}
+    return {
+        "id": card_id,
+        "name": card["name"][lang],
+        "kind": card["kind"],
+        "ex_kind": card.get("ex_kind"),
+        "attribute": card["attribute"],
+        "level": card["level"],
+        "rarity": card["rarity"],
+        "power": card.get("power"),
+        "type": (card.get("type") or {}).get(lang, ""),
+        "range_rows": [
+            [
+                {"direction": d, "reach": reach.get(d, 0) if d else None, "centre": d is None}
+                for d in row
+            ]
+            for row in DIRECTION_GRID
+        ]
+        if reach
+        else None,
+        "texts": [text["text"][lang] for text in card["texts"]],
+        "awakening": ((card.get("awakening") or {}).get("text") or {}).get(lang, ""),
+    }
+
+
+def _play_squares(card_id: str, seat: int, actors: list[dict]) -> list[str]:
+    card = card_data.CARDS[card_id]
+    label = engine.LABELS[seat]
+    if card["kind"] == "ex" and card.get("ex_kind") == "counter":
+        where = next(
+            (t["params"].get("where") for t in card["texts"] if t["kind"] == "counter"), None
+        )
+        return engine.counter_squares(where, seat, actors) if where else []
+    occupied = {a["square"] for a in actors}
+    return [f"{label}{n}" for n in engine.BASE_NUMBERS if f"{label}{n}" not in occupied]
+
+
+def _actor_choices(actor: dict, lang: str) -> list[tuple[str, str]]:
+    choices = [("wait", "—")]
+    for direction, longest in engine.move_options(actor):
+        for distance in range(1, longest + 1):
+            choices.append((f"move:{direction}:{distance}", f"{direction} {distance}"))
+    for index, text in enumerate(card_data.CARDS[actor["card"]]["texts"]):
+        if text["kind"] == "action":
+            choices.append((f"action:{index}", text["text"][lang][:40]))
+    return choices
+
+
+def board_context(match: Match, user) -> dict[str, Any]:
+    """Return one viewer's Actics X board: never more than their view holds."""
+    seat = match.seat_of(user)
+    state = engine.from_dict(match.state)
+    view = engine.player_view(state, seat)
+    lang = _lang()
+    perspective = seat if seat is not None else 0
+    squares = {(sq["x"], sq["y"]): sq for sq in view["board"]}
+    ys = range(engine.ROWS - 1, -1, -1) if perspective == 0 else range(engine.ROWS)
+    xs = range(engine.COLS) if perspective == 0 else range(engine.COLS - 1, -1, -1)
+    grid = []
+    for y in ys:
+        row = []
+        for x in xs:
+            square = dict(squares[(x, y)])
+            actor = square.get("actor")
+            if actor:
+                square["actor"] = {
+                    **actor,
+                    "name": card_data.CARDS[actor["card"]]["name"][lang],
+                    "mine": actor["owner"] == perspective,
+                    "attribute": card_data.CARDS[actor["card"]]["attribute"],
+                }
+            row.append(square)
+        grid.append(row)
+    players = view["players"]
+    me = players[perspective]
+    auto = bool(seat is not None and match.seats[seat].get("auto"))
+    planning = (
+        seat is not None
+        and view["phase"] == "planning"
+        and not players[seat]["confirmed"]
+        and not auto
+    )
+    hand = [card_info(card_id) for card_id in (me.get("hand") or [])] if seat is not None else []
+    actors = view.get("actors", [])
+    if planning:
+        for index, card in enumerate(hand):
+            card["index"] = index
+            card["squares"] = _play_squares(card["id"], seat, actors)
+    own_actors = [
+        {**a, "name": card_data.CARDS[a["card"]]["name"][lang], "choices": _actor_choices(a, lang)}
+        for a in actors
+        if seat is not None and a["owner"] == seat
+    ]
+    resolution = view.get("last_resolution") or {}
+    return {
+        "match": match,
+        "view": view,
+        "seat": seat,
+        "names": [s.get("name", "?") for s in match.seats],
+        "grid": grid,
+        "me": me,
+        "opponent": players[1 - perspective],
+        "my_name": match.seats[perspective].get("name"),
+        "opponent_name": match.seats[1 - perspective].get("name"),
+        "hand": hand,
+        "planning": planning,
+        "auto": auto,
+        "own_actors": own_actors,
+        "steps": [step["text"][lang] for step in resolution.get("steps", [])],
+        "resolution_turn": resolution.get("turn"),
+        "discards": [
+            {
+                "name": match.seats[p["seat"]].get("name"),
+                "cards": [card_info(c) for c in p["discard"]],
+            }
+            for p in players
+        ],
+        "result": view.get("result"),
+    }
+
+
+def render_board(match: Match, user, *, request=None) -> str:
+    return render_to_string(
+        "minigames/acticsx_board.html", board_context(match, user), request=request
+    )
+
+
+def plan_from_post(post) -> dict[str, Any]:
+    """Turn the planning form into the engine's plan: cards to play, then actors in order."""
+    play = []
+    for key, square in post.items():
+        if key.startswith("play_") and square:
+            play.append({"card": post.get(f"card_{key[5:]}", ""), "square": square})
+    entries = []
+    for key, choice in post.items():
+        if not key.startswith("do_") or not choice or choice == "wait":
+            continue
+        square = key[3:]
+        try:
+            order = int(post.get(f"order_{square}", "") or 99)
+        except ValueError:
+            order = 99
+        kind, _, rest = choice.partition(":")
+        if kind == "move":
+            direction, _, distance = rest.partition(":")
+            entry = {"square": square, "do": "move", "direction": direction}
+            entry["distance"] = int(distance) if distance.isdigit() else 0
+        elif kind == "action":
+            entry = {"square": square, "do": "action", "text": int(rest) if rest.isdigit() else -1}
+        else:
+            continue
+        entries.append((order, square, entry))
+    entries.sort(key=lambda item: (item[0], item[1]))
+    return {"play": play, "actors": [entry for _order, _square, entry in entries]}
