@@ -130,7 +130,10 @@ def board_context(match: Match, user) -> dict[str, Any]:
         "planning": planning,
         "auto": auto,
         "own_actors": own_actors,
-        "steps": [step["text"][lang] for step in resolution.get("steps", [])],
+        "steps": [
+            {"text": step["text"][lang], "square": step.get("square", "")}
+            for step in resolution.get("steps", [])
+        ],
         "resolution_turn": resolution.get("turn"),
         "discards": [
             {

@@ -70,6 +70,11 @@ def test_acticsx_turn_planned_resolved_and_auto(browser, match_setup):
         expect(board).to_contain_text("deploys")
         expect(board).to_contain_text("Turn 2: plan in secret")
 
+    # The steps light up one by one on the board, where they happened.
+    aki_board.get_by_role("button", name="Replay the steps on the board").click()
+    expect(aki_board.locator(".steps li.step-current")).to_have_count(1)
+    expect(aki_board.locator(".ax-cell.ax-highlight")).to_have_count(1)
+
     # A card's detail opens by right-click; a discard pile opens in its panel.
     card = aki_board.locator(".plan-form .card-detail").first
     card.locator("summary").click(button="right")
