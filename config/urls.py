@@ -40,6 +40,8 @@ urlpatterns = [
     path("matches/<int:match_id>/move/", minigames.match_move, name="match_move"),
     path("matches/<int:match_id>/outcome/", minigames.match_outcome, name="match_outcome"),
     path("practice/", minigames.practice, name="practice"),
+    path("decks/", minigames.decks, name="decks"),
+    path("decks/check/", minigames.deck_check, name="deck_check"),
     path("sessions/<int:session_id>/", include(session_patterns)),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

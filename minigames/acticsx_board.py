@@ -14,25 +14,25 @@ from .models import Match
 DIRECTION_GRID = [["FL", "F", "FR"], ["L", None, "R"], ["BL", "B", "BR"]]
 
 
-def _lang() -> str:
+def lang() -> str:
     return "ja" if (get_language() or "").startswith("ja") else "en"
 
 
 def card_info(card_id: str) -> dict[str, Any]:
     """A card's face in the current language: name, stats, range diagram and texts."""
     card = card_data.CARDS[card_id]
-    lang = _lang()
+    language = lang()
     reach = card.get("range") or {}
     return {
         "id": card_id,
-        "name": card["name"][lang],
+        "name": card["name"][language],
         "kind": card["kind"],
         "ex_kind": card.get("ex_kind"),
         "attribute": card["attribute"],
         "level": card["level"],
         "rarity": card["rarity"],
         "power": card.get("power"),
-        "type": (card.get("type") or {}).get(lang, ""),
+        "type": (card.get("type") or {}).get(language, ""),
         "range_rows": [
             [
                 {"direction": d, "reach": reach.get(d, 0) if d else None, "centre": d is None}
@@ -42,8 +42,8 @@ def card_info(card_id: str) -> dict[str, Any]:
         ]
         if reach
         else None,
-        "texts": [text["text"][lang] for text in card["texts"]],
-        "awakening": ((card.get("awakening") or {}).get("text") or {}).get(lang, ""),
+        "texts": [text["text"][language] for text in card["texts"]],
+        "awakening": ((card.get("awakening") or {}).get("text") or {}).get(language, ""),
     }
 
 
@@ -59,14 +59,14 @@ def _play_squares(card_id: str, seat: int, actors: list[dict]) -> list[str]:
     return [f"{label}{n}" for n in engine.BASE_NUMBERS if f"{label}{n}" not in occupied]
 
 
-def _actor_choices(actor: dict, lang: str) -> list[tuple[str, str]]:
+def _actor_choices(actor: dict, language: str) -> list[tuple[str, str]]:
     choices = [("wait", "—")]
     for direction, longest in engine.move_options(actor):
         for distance in range(1, longest + 1):
             choices.append((f"move:{direction}:{distance}", f"{direction} {distance}"))
     for index, text in enumerate(card_data.CARDS[actor["card"]]["texts"]):
         if text["kind"] == "action":
-            choices.append((f"action:{index}", text["text"][lang][:40]))
+            choices.append((f"action:{index}", text["text"][language][:40]))
     return choices
 
 
@@ -75,7 +75,7 @@ def board_context(match: Match, user) -> dict[str, Any]:
     seat = match.seat_of(user)
     state = engine.from_dict(match.state)
     view = engine.player_view(state, seat)
-    lang = _lang()
+    language = lang()
     perspective = seat if seat is not None else 0
     squares = {(sq["x"], sq["y"]): sq for sq in view["board"]}
     ys = range(engine.ROWS - 1, -1, -1) if perspective == 0 else range(engine.ROWS)
@@ -89,7 +89,7 @@ def board_context(match: Match, user) -> dict[str, Any]:
             if actor:
                 square["actor"] = {
                     **actor,
-                    "name": card_data.CARDS[actor["card"]]["name"][lang],
+                    "name": card_data.CARDS[actor["card"]]["name"][language],
                     "mine": actor["owner"] == perspective,
                     "attribute": card_data.CARDS[actor["card"]]["attribute"],
                 }
@@ -111,7 +111,11 @@ def board_context(match: Match, user) -> dict[str, Any]:
             card["index"] = index
             card["squares"] = _play_squares(card["id"], seat, actors)
     own_actors = [
-        {**a, "name": card_data.CARDS[a["card"]]["name"][lang], "choices": _actor_choices(a, lang)}
+        {
+            **a,
+            "name": card_data.CARDS[a["card"]]["name"][language],
+            "choices": _actor_choices(a, language),
+        }
         for a in actors
         if seat is not None and a["owner"] == seat
     ]
@@ -131,7 +135,7 @@ def board_context(match: Match, user) -> dict[str, Any]:
         "auto": auto,
         "own_actors": own_actors,
         "steps": [
-            {"text": step["text"][lang], "square": step.get("square", "")}
+            {"text": step["text"][language], "square": step.get("square", "")}
             for step in resolution.get("steps", [])
         ],
         "resolution_turn": resolution.get("turn"),

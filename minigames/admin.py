@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import Match, MatchMove
+from .models import Deck, Match, MatchMove
 
 
 class MatchMoveInline(admin.TabularInline):
@@ -35,3 +35,8 @@ class MatchMoveAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+@admin.register(Deck)
+class DeckAdmin(admin.ModelAdmin):
+    list_display = ["name", "owner", "created_at"]

@@ -131,3 +131,28 @@ class MatchMove(models.Model):
 
     def delete(self, *args, **kwargs):
         raise ValueError("Moves are append-only.")
+
+
+class Deck(models.Model):
+    """An Actics X deck a player built and saved, to bring to matches."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("owner"),
+        on_delete=models.CASCADE,
+        related_name="acticsx_decks",
+    )
+    name = models.CharField(_("name"), max_length=80)
+    cards = models.JSONField(_("cards"), help_text=_("The 20 card ids of the deck."))
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("deck")
+        verbose_name_plural = _("decks")
+        ordering = ["owner_id", "name", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["owner", "name"], name="deck_name_once_per_owner"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name

@@ -10,7 +10,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext as _
 
 from sessions_app.models import Character, GameSession, Membership
@@ -18,11 +18,12 @@ from sessions_app.selectors import membership_get
 from sessions_app.services import broadcast, timeline_append
 
 from .acticsx import bot as acticsx_bot
+from .acticsx import cards as acticsx_cards
 from .acticsx import engine as acticsx_engine
 from .actual import bot as actual_bot
 from .actual import engine as actual_engine
 from .game import IllegalAction
-from .models import Match, MatchMove
+from .models import Deck, Match, MatchMove
 
 ENGINES = {Match.Game.ACTUAL: actual_engine, Match.Game.ACTICSX: acticsx_engine}
 BOT_LEVELS = ("random", "search")
@@ -39,6 +40,8 @@ class SeatSpec:
     character: Character
     computer: bool = False
     level: str = "search"
+    # Actics X: a ready-made deck's name, or "deck:<id>" for one its player saved.
+    deck: str | None = None
 
 
 def _engine(match: Match):
@@ -104,9 +107,9 @@ def _clean_acticsx_options(options: dict) -> dict[str, Any]:
             raise ValidationError({"turn_limit": _("The turn limit is a whole number.")}) from None
         if not 2 <= cleaned["turn_limit"] <= 500:
             raise ValidationError({"turn_limit": _("The turn limit is from 2 to 500 turns.")})
-    decks = options.get("deck_names")
+    decks = options.get("decks")
     if decks:
-        cleaned["deck_names"] = list(decks)
+        cleaned["decks"] = list(decks)
     return cleaned
 
 
@@ -156,6 +159,13 @@ def match_create(
         }
         for spec in seats
     ]
+    if game == Match.Game.ACTICSX:
+        options = {
+            **(options or {}),
+            "decks": [
+                resolve_deck(spec.deck, user) for spec, user in zip(seats, seat_users, strict=True)
+            ],
+        }
     with transaction.atomic():
         match = _new_match(
             game=game,
@@ -180,13 +190,20 @@ def match_create(
 
 
 def match_create_practice(
-    *, by, level: str = "search", options: dict | None = None, game: str = Match.Game.ACTUAL
+    *,
+    by,
+    level: str = "search",
+    options: dict | None = None,
+    game: str = Match.Game.ACTUAL,
+    deck: str | None = None,
 ) -> Match:
     """Start a practice game against the computer, outside any session."""
     if level not in BOT_LEVELS:
         raise ValidationError(_("Unknown computer strength."))
     if game not in ENGINES:
         raise ValidationError(_("Unknown game."))
+    if game == Match.Game.ACTICSX:
+        options = {**(options or {}), "decks": [resolve_deck(deck, by), resolve_deck(None, None)]}
     with transaction.atomic():
         return _new_match(
             game=game,
@@ -386,3 +403,64 @@ def match_outcome_record(*, match: Match, by, label: str) -> None:
                 "names": names,
             },
         )
+
+
+READY_MADE_DECKS = ("tide_grove", "ember_steel")
+
+
+def resolve_deck(choice: str | None, player) -> str | list[str]:
+    """Turn a seat's deck choice into what the engine takes: a deck name or a card list."""
+    if not choice:
+        return READY_MADE_DECKS[0]
+    if choice in READY_MADE_DECKS:
+        return choice
+    if choice.startswith("deck:") and choice[5:].isdigit():
+        deck = Deck.objects.filter(pk=int(choice[5:])).first()
+        if deck is not None and player is not None and deck.owner_id == player.pk:
+            return list(deck.cards)
+    raise ValidationError(_("That deck is not one this seat's player can bring."))
+
+
+def deck_problems(card_ids: list[str]) -> list[str]:
+    """Return why a deck breaks the deck rules, in the reader's language (empty if legal)."""
+    counts: dict[str, int] = {}
+    for card_id in card_ids:
+        counts[card_id] = counts.get(card_id, 0) + 1
+    problems = []
+    if len(card_ids) != acticsx_cards.DECK_SIZE:
+        problems.append(
+            _("A deck needs exactly %(size)d cards; this one has %(count)d.")
+            % {"size": acticsx_cards.DECK_SIZE, "count": len(card_ids)}
+        )
+    for card_id, count in sorted(counts.items()):
+        if card_id not in acticsx_cards.CARDS:
+            problems.append(_("There is no card %(card)s in the card set.") % {"card": card_id})
+        elif count > acticsx_cards.MAX_COPIES:
+            problems.append(
+                _("At most %(copies)d copies of a card: %(name)s has %(count)d.")
+                % {
+                    "copies": acticsx_cards.MAX_COPIES,
+                    "name": acticsx_cards.CARDS[card_id]["name"][
+                        "ja" if (get_language() or "").startswith("ja") else "en"
+                    ],
+                    "count": count,
+                }
+            )
+    # The card module stays the authority on the rules; anything it adds is shown too.
+    if not problems:
+        problems = acticsx_cards.validate_deck(card_ids)
+    return problems
+
+
+def deck_save(*, owner, name: str, card_ids: list[str]) -> Deck:
+    """Save a deck the player built, refused with the reasons if it breaks the rules."""
+    name = (name or "").strip()
+    if not name:
+        raise ValidationError({"name": _("Give the deck a name.")})
+    problems = deck_problems(card_ids)
+    if problems:
+        raise ValidationError(problems)
+    deck, _created = Deck.objects.update_or_create(
+        owner=owner, name=name[:80], defaults={"cards": sorted(card_ids)}
+    )
+    return deck

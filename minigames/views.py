@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Q
@@ -15,9 +16,10 @@ from sessions_app.selectors import membership_get
 from sessions_app.views.common import apply_errors, member_session
 
 from . import acticsx_board, services
+from .acticsx import cards as acticsx_cards
 from .board import board_context
-from .forms import MatchForm, PracticeForm
-from .models import Match
+from .forms import DeckForm, MatchForm, PracticeForm
+from .models import Deck, Match
 
 BOARD = "minigames/actual_board.html"
 ACTICSX_BOARD = "minigames/acticsx_board.html"
@@ -48,7 +50,7 @@ def match_characters(session):
 def match_create(request, session_id: int):
     session, _membership = member_session(request, session_id)
     characters = match_characters(session)
-    form = MatchForm(request.POST, characters=characters)
+    form = MatchForm(request.POST, characters=characters, user=request.user)
     match = None
     if form.is_valid():
         try:
@@ -56,11 +58,14 @@ def match_create(request, session_id: int):
                 session=session,
                 by=request.user,
                 seats=[
-                    services.SeatSpec(form.cleaned_data["seat0"]),
+                    services.SeatSpec(
+                        form.cleaned_data["seat0"], deck=form.cleaned_data["deck0"] or None
+                    ),
                     services.SeatSpec(
                         form.cleaned_data["seat1"],
                         computer=form.cleaned_data["computer"],
                         level=form.cleaned_data["level"],
+                        deck=form.cleaned_data["deck1"] or None,
                     ),
                 ],
                 options=form.options(),
@@ -71,7 +76,7 @@ def match_create(request, session_id: int):
         except ValidationError as error:
             apply_errors(form, error)
     if match is not None:
-        form = MatchForm(characters=characters)
+        form = MatchForm(characters=characters, user=request.user)
     if not request.htmx:
         return redirect("session_room", session_id=session.pk)
     return render(
@@ -172,7 +177,7 @@ def match_move(request, match_id: int):
 
 @login_required
 def practice(request):
-    form = PracticeForm(request.POST or None)
+    form = PracticeForm(request.POST or None, user=request.user)
     if request.method == "POST" and form.is_valid():
         game = form.cleaned_data["game"]
         options = (
@@ -180,10 +185,18 @@ def practice(request):
             if game == Match.Game.ACTUAL
             else {}
         )
-        match = services.match_create_practice(
-            by=request.user, level=form.cleaned_data["level"], options=options, game=game
-        )
-        return redirect("match_detail", match_id=match.pk)
+        try:
+            match = services.match_create_practice(
+                by=request.user,
+                level=form.cleaned_data["level"],
+                options=options,
+                game=game,
+                deck=form.cleaned_data["deck"] or None,
+            )
+        except ValidationError as error:
+            apply_errors(form, error)
+        else:
+            return redirect("match_detail", match_id=match.pk)
     matches = Match.objects.filter(session__isnull=True, seat0_user=request.user)[:10]
     return render(request, "minigames/practice.html", {"form": form, "matches": matches})
 
@@ -202,3 +215,71 @@ def match_outcome(request, match_id: int):
     if not request.htmx:
         return redirect("session_room", session_id=match.session_id)
     return HttpResponse(message or gettext("Recorded in the timeline."))
+
+
+def _deck_cards(post) -> list[str]:
+    """Read the builder's per-card counts (0, 1, 2…) into a list of card ids."""
+    cards = []
+    for card_id in acticsx_cards.CARDS:
+        raw = post.get(f"count_{card_id}", "") or "0"
+        count = int(raw) if raw.isdigit() else 0
+        cards.extend([card_id] * min(count, 9))
+    return cards
+
+
+@login_required
+def decks(request):
+    """Build, check and save Actics X decks."""
+    form = DeckForm(request.POST or None)
+    problems: list[str] = []
+    if request.method == "POST" and form.is_valid():
+        try:
+            deck = services.deck_save(
+                owner=request.user,
+                name=form.cleaned_data["name"],
+                card_ids=_deck_cards(request.POST),
+            )
+        except ValidationError as error:
+            problems = error.messages
+        else:
+            messages.success(request, gettext("The deck %(name)s was saved.") % {"name": deck.name})
+            return redirect("decks")
+    counts = {}
+    if request.method == "POST":
+        for card_id in _deck_cards(request.POST):
+            counts[card_id] = counts.get(card_id, 0) + 1
+    cards = [
+        {**acticsx_board.card_info(card_id), "count": counts.get(card_id, 0)}
+        for card_id in acticsx_cards.CARDS
+    ]
+    return render(
+        request,
+        "minigames/decks.html",
+        {
+            "form": form,
+            "cards": cards,
+            "problems": problems,
+            "total": sum(counts.values()),
+            "decks": Deck.objects.filter(owner=request.user),
+            "ready_made": [
+                (
+                    acticsx_cards.DECKS[name]["name"][acticsx_board.lang()],
+                    [acticsx_board.card_info(c) for c in acticsx_cards.deck_list(name)],
+                )
+                for name in services.READY_MADE_DECKS
+            ],
+        },
+        status=400 if problems else 200,
+    )
+
+
+@login_required
+@require_POST
+def deck_check(request):
+    """Count the deck being built and say what breaks the rules, as the player edits it."""
+    cards = _deck_cards(request.POST)
+    return render(
+        request,
+        "minigames/decks.html#deck-status",
+        {"total": len(cards), "problems": services.deck_problems(cards) if cards else []},
+    )

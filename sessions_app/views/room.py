@@ -79,7 +79,7 @@ def room_context(request, session, membership, *, full: bool = True, **overrides
         context.update(
             {
                 "match_boards": session_boards(session.pk, request.user, request=request),
-                "match_form": MatchForm(characters=match_characters(session)),
+                "match_form": MatchForm(characters=match_characters(session), user=request.user),
                 "events": selectors.recent_events(
                     session_id=session.pk, user=request.user, is_gm=viewer_is_gm
                 ),

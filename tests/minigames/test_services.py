@@ -335,3 +335,61 @@ def test_auto_refused_for_actual(session, player, pc, pc2):
         services.match_move(
             match_id=match.pk, by=player, action={"type": "auto", "value": True}, version=0
         )
+
+
+def _legal_deck():
+    from minigames.acticsx import cards as card_data
+
+    return card_data.deck_list("tide_grove")
+
+
+def test_deck_save_legal_deck(player):
+    deck = services.deck_save(owner=player, name="My tide", card_ids=_legal_deck())
+
+    assert len(deck.cards) == 20
+
+
+def test_deck_save_refuses_with_reasons(player):
+    cards = _legal_deck()[:19] + ["no_such_card"]
+
+    with pytest.raises(ValidationError) as refused:
+        services.deck_save(owner=player, name="Broken", card_ids=cards)
+
+    assert "no_such_card" in " ".join(refused.value.messages)
+
+
+def test_deck_save_refuses_third_copy(player):
+    cards = _legal_deck()
+    cards = cards[:17] + [cards[0]] * 3
+
+    with pytest.raises(ValidationError, match="At most 2 copies"):
+        services.deck_save(owner=player, name="Greedy", card_ids=cards)
+
+
+def test_match_uses_the_players_saved_deck(session, player, pc, npc):
+    deck = services.deck_save(owner=player, name="Mine", card_ids=_legal_deck())
+
+    match = services.match_create(
+        session=session,
+        by=player,
+        seats=[SeatSpec(pc, deck=f"deck:{deck.pk}"), SeatSpec(npc, computer=True, level="random")],
+        game="acticsx",
+    )
+
+    assert sorted(
+        acticsx_engine.player_view(acticsx_engine.from_dict(match.state), 0)["players"][0][
+            "deck_list"
+        ]
+    ) == sorted(deck.cards)
+
+
+def test_match_refuses_someone_elses_deck(session, gm, player, pc, npc):
+    deck = services.deck_save(owner=gm, name="GM's", card_ids=_legal_deck())
+
+    with pytest.raises(ValidationError, match="not one this seat"):
+        services.match_create(
+            session=session,
+            by=player,
+            seats=[SeatSpec(pc, deck=f"deck:{deck.pk}"), SeatSpec(npc, computer=True)],
+            game="acticsx",
+        )

@@ -136,3 +136,32 @@ def test_room_page_survives_a_match_without_a_board(session, player):
     response = _client(player).get(reverse("session_room", args=[session.pk]))
 
     assert response.status_code == 200
+
+
+def test_deck_builder_saves_a_legal_deck(player):
+    from minigames.acticsx import cards as card_data
+    from minigames.models import Deck
+
+    data = {"name": "Tide again"}
+    for card_id in card_data.deck_list("tide_grove"):
+        data[f"count_{card_id}"] = str(int(data.get(f"count_{card_id}", "0")) + 1)
+
+    response = _client(player).post(reverse("decks"), data)
+
+    assert response.status_code == 302
+    assert len(Deck.objects.get(owner=player).cards) == 20
+
+
+def test_deck_builder_check_counts_and_explains(player):
+    response = _client(player).post(reverse("deck_check"), {"count_tide_sprite": "2"}, **HTMX)
+
+    content = response.content.decode()
+    assert "2 / 20 cards" in content
+    assert "exactly 20 cards" in content
+
+
+def test_deck_builder_refuses_short_deck(player):
+    response = _client(player).post(reverse("decks"), {"name": "Short", "count_tide_sprite": "2"})
+
+    assert response.status_code == 400
+    assert "exactly 20 cards" in response.content.decode()
