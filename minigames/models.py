@@ -8,7 +8,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from sessions_app.models import AppendOnlyQuerySet
+from sessions_app.models import AppendOnlyModel
 
 
 class Match(models.Model):
@@ -98,7 +98,7 @@ class Match(models.Model):
         return (self.seat0_user_id, self.seat1_user_id)[seat] is None
 
 
-class MatchMove(models.Model):
+class MatchMove(AppendOnlyModel):
     """One applied action, in order: the log a match can be replayed from."""
 
     match = models.ForeignKey(
@@ -109,8 +109,6 @@ class MatchMove(models.Model):
     action = models.JSONField(_("action"))
     by_computer = models.BooleanField(_("by the computer"), default=False)
     created_at = models.DateTimeField(_("created"), default=timezone.now)
-
-    objects = AppendOnlyQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("move")
@@ -123,14 +121,6 @@ class MatchMove(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match_id}#{self.number} {self.action.get('type')}"
-
-    def save(self, *args, **kwargs):
-        if self.pk is not None and not kwargs.get("force_insert"):
-            raise ValueError("Moves are append-only.")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        raise ValueError("Moves are append-only.")
 
 
 class Deck(models.Model):

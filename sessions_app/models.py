@@ -220,7 +220,24 @@ class AppendOnlyQuerySet(models.QuerySet):
         raise ValueError(f"{self.model._meta.verbose_name_plural} are append-only.")
 
 
-class TimelineEvent(models.Model):
+class AppendOnlyModel(models.Model):
+    """A record that is written once: no save of an existing row, no delete, no bulk edit."""
+
+    objects = AppendOnlyQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None and not kwargs.get("force_insert"):
+            raise ValueError(f"{self._meta.verbose_name_plural} are append-only.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise ValueError(f"{self._meta.verbose_name_plural} are append-only.")
+
+
+class TimelineEvent(AppendOnlyModel):
     """One append-only entry of a session's history; there is no update or delete path."""
 
     class Visibility(models.TextChoices):
@@ -260,8 +277,6 @@ class TimelineEvent(models.Model):
     )
     created_at = models.DateTimeField(_("created"), default=timezone.now)
 
-    objects = AppendOnlyQuerySet.as_manager()
-
     class Meta:
         verbose_name = _("timeline event")
         verbose_name_plural = _("timeline events")
@@ -273,14 +288,6 @@ class TimelineEvent(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.seq} {self.kind}"
-
-    def save(self, *args, **kwargs):
-        if self.pk is not None and not kwargs.get("force_insert"):
-            raise ValueError("Timeline events are append-only.")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        raise ValueError("Timeline events are append-only.")
 
 
 class Presence(models.Model):
@@ -458,7 +465,7 @@ class CheckRequest(models.Model):
         return f"{self.character}: {self.label}"
 
 
-class Roll(models.Model):
+class Roll(AppendOnlyModel):
     """One roll of the dice, stored once and shown identically to all who may see it.
 
     Append-only like the timeline: a mistaken roll is voided by a new event, never edited.
@@ -506,8 +513,6 @@ class Roll(models.Model):
     difficulty_secret = models.BooleanField(_("secret difficulty"), default=False)
     created_at = models.DateTimeField(_("created"), default=timezone.now)
 
-    objects = AppendOnlyQuerySet.as_manager()
-
     class Meta:
         verbose_name = _("roll")
         verbose_name_plural = _("rolls")
@@ -515,11 +520,3 @@ class Roll(models.Model):
 
     def __str__(self) -> str:
         return f"{self.label or self.command} {self.faces}"
-
-    def save(self, *args, **kwargs):
-        if self.pk is not None and not kwargs.get("force_insert"):
-            raise ValueError("Rolls are append-only.")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        raise ValueError("Rolls are append-only.")
