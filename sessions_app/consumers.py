@@ -72,6 +72,9 @@ class SessionConsumer(AsyncWebsocketConsumer):
             return
         if not isinstance(message, dict):
             return
+        if message.get("type") == "ping":
+            await database_sync_to_async(services.presence_seen)(channel_name=self.channel_name)
+            return
         if message.get("type") == "sync":
             try:
                 last_seq = max(0, int(message.get("last_seq") or 0))

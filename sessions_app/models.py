@@ -311,6 +311,9 @@ class Presence(models.Model):
     )
     channel_name = models.CharField(_("channel"), max_length=200, unique=True)
     connected_at = models.DateTimeField(_("connected"), default=timezone.now)
+    # Refreshed by the page's periodic ping: a socket of a server process that died without
+    # closing it stops counting once this grows old.
+    last_seen = models.DateTimeField(_("last seen"), default=timezone.now)
 
     class Meta:
         verbose_name = _("presence")

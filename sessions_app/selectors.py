@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import datetime
+
 from django.db.models import Q, QuerySet
+from django.utils import timezone
 
 from .models import (
     Character,
@@ -105,10 +108,15 @@ def recent_events(*, session_id: int, user, is_gm: bool, limit: int = 200) -> li
     return list(reversed(events.order_by("-seq")[:limit]))
 
 
+PRESENCE_TIMEOUT = datetime.timedelta(minutes=3)
+
+
 def present_users(*, session_id: int) -> list:
-    """Return the users with at least one open socket in the room, by name."""
+    """Return the users with at least one live socket in the room, by name."""
     seen = {}
-    for presence in Presence.objects.filter(session_id=session_id).select_related("user"):
+    fresh_since = timezone.now() - PRESENCE_TIMEOUT
+    presences = Presence.objects.filter(session_id=session_id, last_seen__gte=fresh_since)
+    for presence in presences.select_related("user"):
         seen.setdefault(presence.user_id, presence.user)
     return sorted(seen.values(), key=lambda user: user.get_username().lower())
 

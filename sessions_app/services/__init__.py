@@ -20,6 +20,7 @@ from .timeline import (
     chat_post,
     presence_enter,
     presence_leave,
+    presence_seen,
     timeline_append,
 )
 
@@ -33,6 +34,7 @@ __all__ = [
     "invite_resolve",
     "presence_enter",
     "presence_leave",
+    "presence_seen",
     "session_create",
     "table_create",
     "table_profile_save",

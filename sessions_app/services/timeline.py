@@ -13,6 +13,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connection, transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ..models import GameSession, Membership, Presence, TimelineEvent
@@ -124,6 +125,11 @@ def presence_enter(*, session_id: int, user, channel_name: str) -> None:
         transaction.on_commit(
             lambda: broadcast(f"session.{session_id}", {"type": "presence.changed"})
         )
+
+
+def presence_seen(*, channel_name: str) -> None:
+    """Note that a socket is still alive (the page pings every minute)."""
+    Presence.objects.filter(channel_name=channel_name).update(last_seen=timezone.now())
 
 
 def presence_leave(*, channel_name: str) -> None:

@@ -36,11 +36,17 @@
     }
   });
 
+  var pinger = null;
   document.addEventListener("htmx:wsOpen", function (event) {
-    event.detail.socketWrapper.send(JSON.stringify({ type: "sync", last_seq: lastSeq() }));
+    var socket = event.detail.socketWrapper;
+    socket.send(JSON.stringify({ type: "sync", last_seq: lastSeq() }));
     setStatus(true);
+    // Tell the server this page is still here, so the room's presence list stays true
+    // even if a server process dies without closing its sockets.
+    clearInterval(pinger);
+    pinger = setInterval(function () { socket.send(JSON.stringify({ type: "ping" })); }, 60000);
   });
-  document.addEventListener("htmx:wsClose", function () { setStatus(false); });
+  document.addEventListener("htmx:wsClose", function () { clearInterval(pinger); setStatus(false); });
   document.addEventListener("htmx:wsAfterMessage", scrollToNewest);
   document.addEventListener("DOMContentLoaded", scrollToNewest);
 })();

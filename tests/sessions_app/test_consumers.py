@@ -410,3 +410,22 @@ async def test_consumer_acticsx_frames_hide_hand_and_unconfirmed_plan(session, g
     own_names = {card_data.CARDS[card]["name"]["en"] for card in own_hand}
     assert not [name for name in hidden_names - own_names if name in frames]
     await player_socket.disconnect()
+
+
+async def test_consumer_ping_keeps_presence_fresh(session, player):
+    import datetime
+
+    from django.utils import timezone
+
+    from sessions_app.models import Presence
+
+    communicator, _ = await _joined(player, session)
+    old = timezone.now() - datetime.timedelta(minutes=10)
+    await sync_to_async(Presence.objects.filter(session=session).update)(last_seen=old)
+
+    await communicator.send_to(text_data=json.dumps({"type": "ping"}))
+    await communicator.receive_nothing(timeout=0.3)
+
+    presence = await sync_to_async(Presence.objects.get)(session=session)
+    assert presence.last_seen > old + datetime.timedelta(minutes=5)
+    await communicator.disconnect()

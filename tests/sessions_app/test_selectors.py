@@ -85,3 +85,36 @@ def test_present_users_counts_each_user_once(session, player, gm):
     services.presence_enter(session_id=session.pk, user=gm, channel_name="c")
 
     assert selectors.present_users(session_id=session.pk) == [gm, player]
+
+
+def test_present_users_forgets_sockets_not_seen_for_long(session, player, gm):
+    import datetime
+
+    from django.utils import timezone
+
+    from sessions_app.models import Presence
+
+    services.presence_enter(session_id=session.pk, user=player, channel_name="stale")
+    services.presence_enter(session_id=session.pk, user=gm, channel_name="alive")
+    Presence.objects.filter(channel_name="stale").update(
+        last_seen=timezone.now() - datetime.timedelta(minutes=10)
+    )
+
+    assert selectors.present_users(session_id=session.pk) == [gm]
+
+
+def test_presence_seen_refreshes_a_socket(session, player):
+    import datetime
+
+    from django.utils import timezone
+
+    from sessions_app.models import Presence
+
+    services.presence_enter(session_id=session.pk, user=player, channel_name="c1")
+    Presence.objects.filter(channel_name="c1").update(
+        last_seen=timezone.now() - datetime.timedelta(minutes=10)
+    )
+
+    services.presence_seen(channel_name="c1")
+
+    assert selectors.present_users(session_id=session.pk) == [player]
