@@ -147,7 +147,8 @@ LOGOUT_REDIRECT_URL = "home"
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("ja", _("Japanese"))]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+# One catalogue for the whole project, kept with the app that owns the room and its words.
+LOCALE_PATHS = [BASE_DIR / "sessions_app" / "locale"]
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import polib
 
-LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
+LOCALE_DIR = Path(__file__).resolve().parent.parent / "sessions_app" / "locale"
 PO_PATH = LOCALE_DIR / "ja" / "LC_MESSAGES" / "django.po"
 
 
