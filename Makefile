@@ -11,7 +11,7 @@ PYTHON_FOR_VENV := $(shell for candidate in python3.12 python3.13 python3.14 pyt
 	if command -v $$candidate >/dev/null 2>&1 && $$candidate -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1; then \
 	echo $$candidate; break; fi; done)
 
-.PHONY: run test test-fast test-browser bench lint check-python check-chromium
+.PHONY: run test test-fast test-browser bench lint messages check-python check-chromium
 
 check-python:
 	@if [ -z "$(PYTHON_FOR_VENV)" ]; then \
@@ -62,3 +62,9 @@ bench: check-python $(VENV)/.installed-dev
 lint: check-python $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+
+# Refresh the Japanese catalogue after changing UI text. Entries stay on one line each
+# (--no-wrap) so that a translated string is never mistaken for an empty one.
+messages: check-python $(VENV)/.installed-dev
+	$(PY) manage.py makemessages -l ja --no-wrap --ignore=.venv --ignore=staticfiles --ignore=tests
+	$(PY) manage.py compilemessages --ignore=.venv
