@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from sessions_app.models import Character, GameSession, Membership
 from sessions_app.selectors import membership_get
 from sessions_app.services import broadcast, timeline_append
+from sessions_app.services.stage import stage_require
 
 from .acticsx import bot as acticsx_bot
 from .acticsx import cards as acticsx_cards
@@ -128,6 +129,7 @@ def _check_session_seats(session: GameSession, by, seats: list[SeatSpec]) -> Mem
             raise ValidationError(
                 _("%(name)s is not taking part in this session.") % {"name": character.name}
             )
+        stage_require(session, character)
         if spec.computer and character.kind == Character.Kind.PC:
             raise ValidationError(_("Only an NPC can be played by the computer."))
         if spec.level not in BOT_LEVELS:

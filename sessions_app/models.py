@@ -11,6 +11,28 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 
+class EntryCondition(models.TextChoices):
+    NONE = "none", _("None")
+    CHECK = "check", _("A successful check")
+    COST = "cost", _("A cost")
+
+
+class Phase(models.TextChoices):
+    """Where a session stands: pre-play, the four phases of main play, after-play."""
+
+    PRE_PLAY = "preplay", _("Pre-play")
+    OPENING = "opening", _("Opening")
+    MIDDLE = "middle", _("Middle")
+    CLIMAX = "climax", _("Climax")
+    ENDING = "ending", _("Ending")
+    AFTER_PLAY = "afterplay", _("After-play")
+    CLOSED = "closed", _("Closed")
+
+
+MAIN_PLAY_PHASES = (Phase.OPENING, Phase.MIDDLE, Phase.CLIMAX, Phase.ENDING)
+PHASE_ORDER = (Phase.PRE_PLAY, *MAIN_PLAY_PHASES, Phase.AFTER_PLAY, Phase.CLOSED)
+
+
 class RulesProfile(models.Model):
     """The designer-set numbers of one SRS game; shipped profiles have no table."""
 
@@ -38,6 +60,50 @@ class RulesProfile(models.Model):
         default=list,
         blank=True,
         help_text=_("The judgement values its character sheets use, in order."),
+    )
+    resource_names = models.JSONField(
+        _("resource names"),
+        default=list,
+        blank=True,
+        help_text=_("Named resources of its character sheets (current/max), such as HP."),
+    )
+    # The rules call play without scenes "not recommended"; it stays possible.
+    scenes_enabled = models.BooleanField(
+        _("play in scenes"),
+        default=True,
+        help_text=_("Off: main play is one continuous scene, without entries or exits."),
+    )
+    entry_condition = models.CharField(
+        _("entry condition"),
+        max_length=10,
+        choices=EntryCondition.choices,
+        default=EntryCondition.NONE,
+        help_text=_("What a PC must do to enter a scene it was not in."),
+    )
+    entry_check_value_name = models.CharField(
+        _("entry check: judgement value"), max_length=60, blank=True
+    )
+    entry_check_difficulty = models.SmallIntegerField(
+        _("entry check: difficulty"), null=True, blank=True
+    )
+    entry_cost_resource = models.CharField(_("entry cost: resource"), max_length=60, blank=True)
+    entry_cost_amount = models.CharField(
+        _("entry cost: amount"),
+        max_length=40,
+        blank=True,
+        help_text=_("A number or a dice expression such as 1D6."),
+    )
+    after_scene_resource = models.CharField(
+        _("after a scene: resource"),
+        max_length=60,
+        blank=True,
+        help_text=_("Recovered by the PCs who did not appear in the scene; empty for none."),
+    )
+    after_scene_amount = models.CharField(
+        _("after a scene: amount"),
+        max_length=40,
+        blank=True,
+        help_text=_("A number or a dice expression such as 1D6."),
     )
 
     class Meta:
@@ -195,7 +261,23 @@ class GameSession(models.Model):
         verbose_name=_("characters taking part"),
         blank=True,
         related_name="sessions",
+        through="Participation",
     )
+    phase = models.CharField(
+        _("phase"), max_length=10, choices=Phase.choices, default=Phase.PRE_PLAY
+    )
+    scenario = models.ForeignKey(
+        "Scenario",
+        verbose_name=_("scenario"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="sessions",
+    )
+    # User ids in seating order: the online form of where everyone sits at the table.
+    player_order = models.JSONField(_("player order"), default=list, blank=True)
+    # The GM's own preparation ticks (rulebook read, scenario chosen, tools ready).
+    preparation = models.JSONField(_("GM preparation"), default=dict, blank=True)
 
     class Meta:
         verbose_name = _("session")
@@ -349,6 +431,12 @@ class Character(models.Model):
         blank=True,
         help_text=_("Judgement value name → number."),
     )
+    resources = models.JSONField(
+        _("resources"),
+        default=dict,
+        blank=True,
+        help_text=_("Resource name → {current, max}, such as HP."),
+    )
     notes = models.TextField(_("notes"), blank=True)
     created_at = models.DateTimeField(_("created"), default=timezone.now)
 
@@ -444,6 +532,8 @@ class CheckRequest(models.Model):
         related_name="requests",
     )
     side = models.CharField(_("side"), max_length=10, choices=Side.choices, blank=True)
+    # Set for the check a character rolls to enter a scene: its result decides the entry.
+    for_entry = models.BooleanField(_("entry check"), default=False)
     requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         verbose_name=_("requested by"),
@@ -523,3 +613,417 @@ class Roll(AppendOnlyModel):
 
     def __str__(self) -> str:
         return f"{self.label or self.command} {self.faces}"
+
+
+class Participation(models.Model):
+    """A character taking part in a session, with its pre-play checks and introduction."""
+
+    class SheetStatus(models.TextChoices):
+        UNCHECKED = "unchecked", _("Not checked yet")
+        CHECKED = "checked", _("Checked by the GM")
+        RETURNED = "returned", _("Sent back for changes")
+
+    session = models.ForeignKey(
+        GameSession,
+        verbose_name=_("session"),
+        on_delete=models.CASCADE,
+        related_name="participations",
+    )
+    character = models.ForeignKey(
+        Character,
+        verbose_name=_("character"),
+        on_delete=models.CASCADE,
+        related_name="participations",
+    )
+    # Which PC slot of the scenario (PC1, PC2, …) the character plays: handouts and
+    # planned scenes name slots, not characters.
+    slot = models.PositiveSmallIntegerField(_("PC slot"), null=True, blank=True)
+    sheet_status = models.CharField(
+        _("sheet check"),
+        max_length=10,
+        choices=SheetStatus.choices,
+        default=SheetStatus.UNCHECKED,
+    )
+    sheet_comment = models.TextField(_("GM's comment on the sheet"), blank=True)
+    intro = models.TextField(_("self-introduction"), blank=True)
+    intro_done = models.BooleanField(_("introduced"), default=False)
+
+    class Meta:
+        verbose_name = _("participation")
+        verbose_name_plural = _("participations")
+        ordering = ["session_id", "slot", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["session", "character"], name="participation_once_per_session"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.character} in {self.session}"
+
+
+class Scenario(models.Model):
+    """A GM's prepared adventure, playable with any of their tables; players never see it."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("GM"),
+        on_delete=models.CASCADE,
+        related_name="scenarios",
+    )
+    title = models.CharField(_("title"), max_length=160)
+    summary = models.TextField(_("summary"), blank=True)
+    player_count = models.PositiveSmallIntegerField(_("number of players"), default=3)
+    gm_notes = models.TextField(_("GM notes"), blank=True)
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("scenario")
+        verbose_name_plural = _("scenarios")
+        ordering = ["owner_id", "title", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(player_count__gte=1, player_count__lte=12),
+                name="scenario_player_count_range",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.title
+
+
+class PlannedScene(models.Model):
+    """A scene the GM means to play, in a phase, with its prepared checks."""
+
+    scenario = models.ForeignKey(
+        Scenario, verbose_name=_("scenario"), on_delete=models.CASCADE, related_name="scenes"
+    )
+    phase = models.CharField(
+        _("phase"),
+        max_length=10,
+        choices=[(phase.value, phase.label) for phase in MAIN_PLAY_PHASES],
+        default=Phase.OPENING,
+    )
+    position = models.PositiveSmallIntegerField(_("order"), default=1)
+    title = models.CharField(_("title"), max_length=160)
+    # Empty slot means a master scene: the GM alone decides who appears.
+    scene_player_slot = models.PositiveSmallIntegerField(
+        _("scene player (PC slot)"),
+        null=True,
+        blank=True,
+        help_text=_("Empty for a master scene."),
+    )
+    place = models.CharField(_("place"), max_length=160, blank=True)
+    purpose = models.CharField(_("purpose"), max_length=300, blank=True)
+    gm_notes = models.TextField(_("GM notes"), blank=True)
+
+    class Meta:
+        verbose_name = _("planned scene")
+        verbose_name_plural = _("planned scenes")
+        ordering = ["scenario_id", "position", "id"]
+
+    def __str__(self) -> str:
+        return self.title
+
+    @property
+    def is_master(self) -> bool:
+        return self.scene_player_slot is None
+
+
+class PreparedCheck(models.Model):
+    """A check written in advance that the GM fires in one click during the scene."""
+
+    planned_scene = models.ForeignKey(
+        PlannedScene,
+        verbose_name=_("planned scene"),
+        on_delete=models.CASCADE,
+        related_name="checks",
+    )
+    label = models.CharField(_("label"), max_length=160)
+    value_name = models.CharField(_("judgement value name"), max_length=60)
+    difficulty = models.SmallIntegerField(_("difficulty"), null=True, blank=True)
+    secret = models.BooleanField(_("secret"), default=False)
+
+    class Meta:
+        verbose_name = _("prepared check")
+        verbose_name_plural = _("prepared checks")
+        ordering = ["planned_scene_id", "id"]
+
+    def __str__(self) -> str:
+        return self.label
+
+
+class ScenarioNpc(models.Model):
+    """An NPC written into a scenario; becomes a character of the table when it is run."""
+
+    scenario = models.ForeignKey(
+        Scenario, verbose_name=_("scenario"), on_delete=models.CASCADE, related_name="npcs"
+    )
+    name = models.CharField(_("name"), max_length=120)
+    concept = models.CharField(_("concept"), max_length=200, blank=True)
+    judgement_values = models.JSONField(_("judgement values"), default=dict, blank=True)
+    notes = models.TextField(_("notes"), blank=True)
+
+    class Meta:
+        verbose_name = _("scenario NPC")
+        verbose_name_plural = _("scenario NPCs")
+        ordering = ["scenario_id", "name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Handout(models.Model):
+    """Text the GM reveals during play, to everyone or to the player of one PC slot."""
+
+    scenario = models.ForeignKey(
+        Scenario, verbose_name=_("scenario"), on_delete=models.CASCADE, related_name="handouts"
+    )
+    title = models.CharField(_("title"), max_length=160)
+    body = models.TextField(_("text"), blank=True)
+    slot = models.PositiveSmallIntegerField(
+        _("for PC slot"), null=True, blank=True, help_text=_("Empty for everyone.")
+    )
+
+    class Meta:
+        verbose_name = _("handout")
+        verbose_name_plural = _("handouts")
+        ordering = ["scenario_id", "slot", "id"]
+
+    def __str__(self) -> str:
+        return self.title
+
+
+class HandoutReveal(models.Model):
+    """A handout given out in a session: from then on its readers see it."""
+
+    session = models.ForeignKey(
+        GameSession,
+        verbose_name=_("session"),
+        on_delete=models.CASCADE,
+        related_name="handout_reveals",
+    )
+    handout = models.ForeignKey(
+        Handout, verbose_name=_("handout"), on_delete=models.CASCADE, related_name="reveals"
+    )
+    readers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("readers"),
+        blank=True,
+        related_name="+",
+        help_text=_("Empty when the handout is for everyone."),
+    )
+    revealed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("revealed by"),
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    revealed_at = models.DateTimeField(_("revealed"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("revealed handout")
+        verbose_name_plural = _("revealed handouts")
+        ordering = ["session_id", "revealed_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "handout"], name="handout_reveal_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.handout} in {self.session}"
+
+
+class Scene(models.Model):
+    """One scene of main play: a scene player (or none, for a master scene), place, purpose."""
+
+    class Status(models.TextChoices):
+        RUNNING = "running", _("Running")
+        ENDED = "ended", _("Ended")
+
+    session = models.ForeignKey(
+        GameSession, verbose_name=_("session"), on_delete=models.CASCADE, related_name="scenes"
+    )
+    phase = models.CharField(_("phase"), max_length=10, choices=Phase.choices)
+    number = models.PositiveSmallIntegerField(_("number"))
+    title = models.CharField(_("title"), max_length=160, blank=True)
+    scene_player = models.ForeignKey(
+        Character,
+        verbose_name=_("scene player"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="scenes_led",
+    )
+    place = models.CharField(_("place"), max_length=160, blank=True)
+    purpose = models.CharField(_("purpose"), max_length=300, blank=True)
+    planned = models.ForeignKey(
+        PlannedScene,
+        verbose_name=_("planned scene"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    # No-scene mode: the whole of main play as one scene, without entries or exits.
+    continuous = models.BooleanField(_("continuous"), default=False)
+    entry_condition = models.CharField(
+        _("entry condition"),
+        max_length=10,
+        choices=EntryCondition.choices,
+        default=EntryCondition.NONE,
+    )
+    entry_check_value_name = models.CharField(
+        _("entry check: judgement value"), max_length=60, blank=True
+    )
+    entry_check_difficulty = models.SmallIntegerField(
+        _("entry check: difficulty"), null=True, blank=True
+    )
+    entry_cost_resource = models.CharField(_("entry cost: resource"), max_length=60, blank=True)
+    entry_cost_amount = models.CharField(_("entry cost: amount"), max_length=40, blank=True)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.RUNNING
+    )
+    backstage_notes = models.TextField(_("backstage notes"), blank=True)
+    started_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("started by"),
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    started_at = models.DateTimeField(_("started"), default=timezone.now)
+    ended_at = models.DateTimeField(_("ended"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("scene")
+        verbose_name_plural = _("scenes")
+        ordering = ["session_id", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "number"], name="scene_number_unique"),
+            # One scene at a time: a second "start" in another tab fails in the database.
+            models.UniqueConstraint(
+                fields=["session"],
+                condition=Q(status="running"),
+                name="scene_one_running_per_session",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.title or f"#{self.number}"
+
+    @property
+    def is_master(self) -> bool:
+        return self.scene_player_id is None and not self.continuous
+
+
+class Appearance(models.Model):
+    """A character's time on stage in a scene: from entering until exiting (or the end)."""
+
+    class Way(models.TextChoices):
+        SCENE_PLAYER = "scene_player", _("Scene player")
+        COMPANION = "companion", _("Companion")
+        ENTRY = "entry", _("Entry request")
+        GM = "gm", _("Brought in by the GM")
+
+    scene = models.ForeignKey(
+        Scene, verbose_name=_("scene"), on_delete=models.CASCADE, related_name="appearances"
+    )
+    character = models.ForeignKey(
+        Character,
+        verbose_name=_("character"),
+        on_delete=models.CASCADE,
+        related_name="appearances",
+    )
+    way = models.CharField(_("how"), max_length=20, choices=Way.choices)
+    entered_at = models.DateTimeField(_("entered"), default=timezone.now)
+    exited_at = models.DateTimeField(_("exited"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("appearance")
+        verbose_name_plural = _("appearances")
+        ordering = ["scene_id", "entered_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["scene", "character"],
+                condition=Q(exited_at__isnull=True),
+                name="appearance_once_on_stage",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.character} in {self.scene}"
+
+
+class StageRequest(models.Model):
+    """A companion proposal, an entry request or an exit request, and where it stands."""
+
+    class Kind(models.TextChoices):
+        COMPANION = "companion", _("Companion")
+        ENTRY = "entry", _("Entry request")
+        EXIT = "exit", _("Exit request")
+
+    class Status(models.TextChoices):
+        ASKED = "asked", _("Waiting for the character's player")
+        PENDING = "pending", _("Waiting for the GM")
+        CHECKING = "checking", _("Waiting for the entry check")
+        ALLOWED = "allowed", _("Allowed")
+        REFUSED = "refused", _("Refused by the GM")
+        DECLINED = "declined", _("Declined by the player")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
+        FAILED = "failed", _("Condition not met")
+
+    OPEN_STATUSES = (Status.ASKED, Status.PENDING, Status.CHECKING)
+
+    scene = models.ForeignKey(
+        Scene, verbose_name=_("scene"), on_delete=models.CASCADE, related_name="requests"
+    )
+    character = models.ForeignKey(
+        Character,
+        verbose_name=_("character"),
+        on_delete=models.CASCADE,
+        related_name="stage_requests",
+    )
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("requested by"),
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("decided by"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    check_request = models.OneToOneField(
+        CheckRequest,
+        verbose_name=_("entry check"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="stage_request",
+    )
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+    decided_at = models.DateTimeField(_("decided"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("stage request")
+        verbose_name_plural = _("stage requests")
+        ordering = ["scene_id", "created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["scene", "character", "kind"],
+                condition=Q(status__in=["asked", "pending", "checking"]),
+                name="stage_request_one_open",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()}: {self.character}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in self.OPEN_STATUSES

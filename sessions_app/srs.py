@@ -730,3 +730,45 @@ def roll_command_random(text: str, rng: Random | None = None) -> CommandResult:
     generator = _SYSTEM_RANDOM if rng is None else rng
     faces = [generator.randint(1, parsed.faces) for _ in range(parsed.count)]
     return _resolve_command(parsed, faces)
+
+
+# --------------------------------------------------------------------------- amounts
+
+
+@dataclass(frozen=True)
+class Amount:
+    """A resource change as the rules write it: a number, or a dice sum such as 1D6+1."""
+
+    text: str
+    fixed: int | None
+    command: ParsedCommand | None
+
+    @property
+    def minimum(self) -> int:
+        if self.command is None:
+            return self.fixed or 0
+        return self.command.count + self.command.modifier
+
+
+def amount_parse(text: str) -> Amount:
+    """Read a number (0–999) or a plain dice sum; anything else raises CommandError."""
+    text = (text or "").strip().upper()
+    if text.isdigit():
+        number = int(text)
+        if number > 999:
+            raise CommandError("An amount is at most 999.")
+        return Amount(text=text, fixed=number, command=None)
+    parsed = parse_command(text)
+    if parsed.kind != KIND_SUM or parsed.secret:
+        raise CommandError(f"{text!r} is not a number or a dice sum such as 1D6 or 2D6+1.")
+    return Amount(text=parsed.notation, fixed=None, command=parsed)
+
+
+def amount_roll(amount: Amount, rng: Random | None = None) -> tuple[int, tuple[int, ...]]:
+    """Return the amount's value and the faces rolled for it (none for a fixed number)."""
+    if amount.command is None:
+        return amount.fixed or 0, ()
+    generator = _SYSTEM_RANDOM if rng is None else rng
+    faces = [generator.randint(1, amount.command.faces) for _ in range(amount.command.count)]
+    result = _resolve_command(amount.command, faces)
+    return max(0, result.total), result.faces

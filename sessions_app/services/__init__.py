@@ -81,3 +81,57 @@ __all__ += [
     "roll_void",
     "session_character_set",
 ]
+
+from .play import (  # noqa: E402
+    PREPARATION_ITEMS,
+    handout_reveal,
+    intro_present,
+    phase_advance,
+    phase_next,
+    player_order_move,
+    preparation_tick,
+    preplay_warnings,
+    session_scenario_set,
+    sheet_review,
+    slot_assign,
+)
+from .scenes import (  # noqa: E402
+    companion_answer,
+    companion_propose,
+    entry_request,
+    exit_request,
+    prepared_check_fire,
+    scene_end,
+    scene_start,
+    stage_bring_in,
+    stage_request_decide,
+    stage_request_withdraw,
+    stage_take_out,
+)
+from .stage import stage_require  # noqa: E402
+
+__all__ += [
+    "PREPARATION_ITEMS",
+    "companion_answer",
+    "companion_propose",
+    "entry_request",
+    "exit_request",
+    "handout_reveal",
+    "intro_present",
+    "phase_advance",
+    "phase_next",
+    "player_order_move",
+    "prepared_check_fire",
+    "preparation_tick",
+    "preplay_warnings",
+    "scene_end",
+    "scene_start",
+    "session_scenario_set",
+    "sheet_review",
+    "slot_assign",
+    "stage_bring_in",
+    "stage_request_decide",
+    "stage_request_withdraw",
+    "stage_require",
+    "stage_take_out",
+]

@@ -25,6 +25,7 @@ from ..models import (
     TimelineEvent,
 )
 from ..selectors import membership_get
+from .stage import stage_require
 from .timeline import timeline_append
 
 # The dice come from the operating system's generator; tests pass faces in instead.
@@ -130,6 +131,7 @@ def _check_character_in_session(session: GameSession, character: Character) -> N
                 % {"name": character.name}
             }
         )
+    stage_require(session, character)
 
 
 def clean_declared_modifiers(rows: Iterable) -> list[DeclaredModifier]:
@@ -449,6 +451,10 @@ def _check_roll_locked(
     _announce_roll(roll, request, kind="check_rolled")
     if request.contest_id:
         _contest_after_roll(request, result, by)
+    if request.for_entry:
+        from .scenes import entry_check_resolved
+
+        entry_check_resolved(request, result, by)
     return roll
 
 

@@ -1,0 +1,630 @@
+"""Scenes: starting and ending them, who is on stage, companions, entry and exit requests.
+
+Every change is one timeline event. Requests are decided under a row lock, so a GM's
+"allow" and a player's "withdraw" arriving together end in exactly one of the two.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from .. import srs
+from ..models import (
+    MAIN_PLAY_PHASES,
+    Appearance,
+    Character,
+    CheckRequest,
+    EntryCondition,
+    GameSession,
+    Membership,
+    Participation,
+    PlannedScene,
+    PreparedCheck,
+    Scene,
+    StageRequest,
+    TimelineEvent,
+)
+from ..selectors import membership_get, on_stage_ids
+from .play import require_gm, require_member
+from .timeline import timeline_append
+
+TEXT_LIMITS = {"title": 160, "place": 160, "purpose": 300}
+
+
+def _running(session: GameSession, *, lock: bool = False) -> Scene:
+    scenes = Scene.objects.filter(session=session, status=Scene.Status.RUNNING)
+    if lock:
+        scenes = scenes.select_for_update()
+    scene = scenes.select_related("scene_player").first()
+    if scene is None:
+        raise ValidationError(_("No scene is running."))
+    return scene
+
+
+def _character_label(character: Character) -> dict:
+    return {"character": character.name, "character_id": character.pk}
+
+
+def _appear(scene: Scene, character: Character, way: str, by) -> Appearance:
+    appearance = Appearance.objects.create(scene=scene, character=character, way=way)
+    timeline_append(
+        session=scene.session,
+        kind="character_entered",
+        actor=by,
+        payload={**_character_label(character), "way": way, "scene_number": scene.number},
+    )
+    return appearance
+
+
+def _exit(scene: Scene, character: Character, by, *, asked: bool) -> None:
+    updated = Appearance.objects.filter(
+        scene=scene, character=character, exited_at__isnull=True
+    ).update(exited_at=timezone.now())
+    if not updated:
+        raise ValidationError(_("%(name)s is not on stage.") % {"name": character.name})
+    timeline_append(
+        session=scene.session,
+        kind="character_exited",
+        actor=by,
+        payload={**_character_label(character), "asked": asked, "scene_number": scene.number},
+    )
+
+
+def _clean_text(name: str, value: str) -> str:
+    value = (value or "").strip()
+    if len(value) > TEXT_LIMITS[name]:
+        raise ValidationError(
+            {name: _("At most %(limit)d characters.") % {"limit": TEXT_LIMITS[name]}}
+        )
+    return value
+
+
+def _slot_character(session: GameSession, slot: int | None) -> Character | None:
+    if slot is None:
+        return None
+    row = (
+        Participation.objects.filter(session=session, slot=slot).select_related("character").first()
+    )
+    return row.character if row else None
+
+
+def scene_start(
+    *,
+    session: GameSession,
+    by,
+    scene_player: Character | None = None,
+    master: bool = False,
+    title: str = "",
+    place: str = "",
+    purpose: str = "",
+    planned: PlannedScene | None = None,
+) -> Scene:
+    """Start a scene in the current phase: a scene player (who appears at once) or a master
+    scene, with its place and purpose; from a planned scene, its fields fill the gaps."""
+    require_gm(session, by)
+    if session.phase not in MAIN_PLAY_PHASES:
+        raise ValidationError(_("Scenes are played in main play: start main play first."))
+    if not session.rules_profile.scenes_enabled:
+        raise ValidationError(_("This rules profile plays main play as one continuous scene."))
+    if planned is not None:
+        if planned.scenario_id != session.scenario_id:
+            raise ValidationError(_("That planned scene belongs to another scenario."))
+        title = title or planned.title
+        place = place or planned.place
+        purpose = purpose or planned.purpose
+        if scene_player is None and not master:
+            if planned.is_master:
+                master = True
+            else:
+                scene_player = _slot_character(session, planned.scene_player_slot)
+                if scene_player is None:
+                    raise ValidationError(
+                        {
+                            "scene_player": _(
+                                "No PC plays slot PC%(slot)d: choose the scene player."
+                            )
+                            % {"slot": planned.scene_player_slot}
+                        }
+                    )
+    if master:
+        scene_player = None
+    elif scene_player is None:
+        raise ValidationError(
+            {"scene_player": _("Choose the scene player, or make it a master scene.")}
+        )
+    if scene_player is not None and (
+        scene_player.kind != Character.Kind.PC
+        or not Participation.objects.filter(session=session, character=scene_player).exists()
+    ):
+        raise ValidationError({"scene_player": _("The scene player is a PC taking part.")})
+    title, place, purpose = (
+        _clean_text("title", title),
+        _clean_text("place", place),
+        _clean_text("purpose", purpose),
+    )
+    profile = session.rules_profile
+    try:
+        with transaction.atomic():
+            GameSession.objects.select_for_update().filter(pk=session.pk).first()
+            if Scene.objects.filter(session=session, status=Scene.Status.RUNNING).exists():
+                raise ValidationError(_("A scene is already running: end it first."))
+            number = Scene.objects.filter(session=session).count() + 1
+            scene = Scene.objects.create(
+                session=session,
+                phase=session.phase,
+                number=number,
+                title=title,
+                scene_player=scene_player,
+                place=place,
+                purpose=purpose,
+                planned=planned,
+                entry_condition=profile.entry_condition,
+                entry_check_value_name=profile.entry_check_value_name,
+                entry_check_difficulty=profile.entry_check_difficulty,
+                entry_cost_resource=profile.entry_cost_resource,
+                entry_cost_amount=profile.entry_cost_amount,
+                started_by=by,
+            )
+            timeline_append(
+                session=session,
+                kind="scene_started",
+                actor=by,
+                payload={
+                    "scene_id": scene.pk,
+                    "number": number,
+                    "phase": scene.phase,
+                    "title": title,
+                    "place": place,
+                    "purpose": purpose,
+                    "master": scene_player is None,
+                    "scene_player": scene_player.name if scene_player else "",
+                    "scene_player_id": scene_player.pk if scene_player else None,
+                },
+            )
+            if scene_player is not None:
+                _appear(scene, scene_player, Appearance.Way.SCENE_PLAYER, by)
+    except IntegrityError:
+        # Another tab started a scene between our check and our insert.
+        raise ValidationError(_("A scene is already running: end it first.")) from None
+    return scene
+
+
+def scene_end(*, session: GameSession, by, backstage_notes: str = "") -> Scene:
+    """End the running scene: everyone leaves the stage, open requests lapse, the GM's
+    backstage notes are kept GM-only, and the after-scene rule (if any) is applied."""
+    require_gm(session, by)
+    with transaction.atomic():
+        scene = _running(session, lock=True)
+        now = timezone.now()
+        lapsed = StageRequest.objects.filter(scene=scene, status__in=StageRequest.OPEN_STATUSES)
+        for request in lapsed.select_related("check_request"):
+            if request.check_request and request.check_request.status == "pending":
+                CheckRequest.objects.filter(pk=request.check_request_id).update(
+                    status=CheckRequest.Status.CANCELLED
+                )
+        lapsed.update(status=StageRequest.Status.WITHDRAWN, decided_at=now)
+        appeared = set(
+            Appearance.objects.filter(scene=scene).values_list("character_id", flat=True)
+        )
+        Appearance.objects.filter(scene=scene, exited_at__isnull=True).update(exited_at=now)
+        scene.status = Scene.Status.ENDED
+        scene.ended_at = now
+        scene.backstage_notes = (backstage_notes or "").strip()
+        scene.save(update_fields=["status", "ended_at", "backstage_notes"])
+        timeline_append(
+            session=session,
+            kind="scene_ended",
+            actor=by,
+            payload={"scene_id": scene.pk, "number": scene.number, "title": scene.title},
+        )
+        if scene.backstage_notes:
+            timeline_append(
+                session=session,
+                kind="backstage_note",
+                actor=by,
+                payload={
+                    "scene_id": scene.pk,
+                    "number": scene.number,
+                    "text": scene.backstage_notes,
+                },
+                visibility=TimelineEvent.Visibility.GM,
+            )
+        _after_scene(session, scene, appeared, by)
+    return scene
+
+
+def _after_scene(session: GameSession, scene: Scene, appeared: set[int], by, rng=None) -> None:
+    """Apply the profile's processing for PCs who did not appear (e.g. recover HP)."""
+    profile = session.rules_profile
+    resource, amount_text = profile.after_scene_resource, profile.after_scene_amount
+    if not resource or not amount_text or scene.continuous:
+        return
+    try:
+        amount = srs.amount_parse(amount_text)
+    except srs.CommandError:
+        return
+    rows = []
+    for character in session.characters.select_for_update().order_by("name"):
+        if character.pk in appeared:
+            continue
+        values = (character.resources or {}).get(resource)
+        if not values:
+            continue
+        gained, faces = srs.amount_roll(amount, rng)
+        before = int(values.get("current", 0))
+        maximum = int(values.get("max", before))
+        after = min(maximum, before + gained) if maximum >= before else before
+        resources = dict(character.resources)
+        resources[resource] = {**values, "current": after}
+        character.resources = resources
+        character.save(update_fields=["resources"])
+        rows.append(
+            {
+                **_character_label(character),
+                "resource": resource,
+                "amount": amount.text,
+                "faces": list(faces),
+                "rolled": gained,
+                "before": before,
+                "after": after,
+            }
+        )
+    if rows:
+        timeline_append(
+            session=session,
+            kind="after_scene",
+            actor=by,
+            payload={"scene_number": scene.number, "rows": rows},
+        )
+
+
+def stage_bring_in(*, session: GameSession, by, character: Character) -> None:
+    """The GM brings a character on stage, at any time."""
+    require_gm(session, by)
+    _require_in_play(session, character)
+    with transaction.atomic():
+        scene = _running(session, lock=True)
+        if character.pk in on_stage_ids(scene=scene):
+            raise ValidationError(_("%(name)s is already on stage.") % {"name": character.name})
+        _lapse_requests(
+            scene, character, kinds=[StageRequest.Kind.ENTRY, StageRequest.Kind.COMPANION]
+        )
+        _appear(scene, character, Appearance.Way.GM, by)
+
+
+def stage_take_out(*, session: GameSession, by, character: Character) -> None:
+    """The GM takes a character off stage, at any time (mid-scene included)."""
+    require_gm(session, by)
+    with transaction.atomic():
+        scene = _running(session, lock=True)
+        _lapse_requests(scene, character, kinds=[StageRequest.Kind.EXIT])
+        _exit(scene, character, by, asked=False)
+
+
+def _lapse_requests(scene: Scene, character: Character, *, kinds) -> None:
+    StageRequest.objects.filter(
+        scene=scene, character=character, kind__in=kinds, status__in=StageRequest.OPEN_STATUSES
+    ).update(status=StageRequest.Status.WITHDRAWN, decided_at=timezone.now())
+
+
+def _require_in_play(session: GameSession, character: Character) -> None:
+    if character.table_id != session.table_id:
+        raise ValidationError(_("That character belongs to another table."))
+    if (
+        character.kind == Character.Kind.PC
+        and not Participation.objects.filter(session=session, character=character).exists()
+    ):
+        raise ValidationError(
+            _("%(name)s is not taking part in this session.") % {"name": character.name}
+        )
+
+
+def _request_event(request: StageRequest, kind: str, by, **extra) -> None:
+    timeline_append(
+        session=request.scene.session,
+        kind=kind,
+        actor=by,
+        payload={
+            "request_id": request.pk,
+            "request_kind": request.kind,
+            "status": request.status,
+            **_character_label(request.character),
+            **extra,
+        },
+    )
+
+
+def _new_request(scene: Scene, character: Character, kind: str, status: str, by) -> StageRequest:
+    try:
+        with transaction.atomic():
+            request = StageRequest.objects.create(
+                scene=scene, character=character, kind=kind, status=status, requested_by=by
+            )
+    except IntegrityError:
+        raise ValidationError(
+            _("%(name)s already has a request waiting.") % {"name": character.name}
+        ) from None
+    _request_event(request, "stage_requested", by)
+    return request
+
+
+def _require_scenes_with_entries(scene: Scene) -> None:
+    if scene.continuous:
+        raise ValidationError(_("Main play is one continuous scene: nobody enters or exits."))
+
+
+def companion_propose(*, session: GameSession, by, character: Character) -> StageRequest:
+    """The scene player's player proposes a companion; a PC's player must agree first."""
+    require_member(session, by)
+    with transaction.atomic():
+        scene = _running(session, lock=True)
+        _require_scenes_with_entries(scene)
+        if scene.scene_player is None:
+            raise ValidationError(_("A master scene has no scene player to travel with."))
+        if scene.scene_player.owner_id != by.pk:
+            raise PermissionDenied(_("Only the scene player proposes companions."))
+        _require_in_play(session, character)
+        if character.pk in on_stage_ids(scene=scene):
+            raise ValidationError(_("%(name)s is already on stage.") % {"name": character.name})
+        status = (
+            StageRequest.Status.PENDING
+            if character.kind == Character.Kind.NPC
+            else StageRequest.Status.ASKED
+        )
+        return _new_request(scene, character, StageRequest.Kind.COMPANION, status, by)
+
+
+def _locked_request(request_id: int, session: GameSession) -> StageRequest:
+    try:
+        return (
+            StageRequest.objects.select_for_update()
+            .select_related("scene__session__rules_profile", "character__owner")
+            .get(pk=request_id, scene__session=session)
+        )
+    except StageRequest.DoesNotExist:
+        raise ValidationError(_("That request does not exist.")) from None
+
+
+def _require_open(request: StageRequest, *statuses: str) -> None:
+    if request.status not in statuses:
+        raise ValidationError(
+            _("That request is no longer open (%(status)s).")
+            % {"status": request.get_status_display().lower()}
+        )
+
+
+def companion_answer(*, session: GameSession, by, request_id: int, accept: bool) -> StageRequest:
+    """The proposed companion's player agrees (then the GM decides) or declines."""
+    with transaction.atomic():
+        request = _locked_request(request_id, session)
+        if request.kind != StageRequest.Kind.COMPANION or request.character.owner_id != by.pk:
+            raise PermissionDenied(_("Only the proposed character's player answers."))
+        _require_open(request, StageRequest.Status.ASKED)
+        request.status = StageRequest.Status.PENDING if accept else StageRequest.Status.DECLINED
+        if not accept:
+            request.decided_at = timezone.now()
+        request.save(update_fields=["status", "decided_at"])
+        _request_event(request, "stage_request_answered", by)
+    return request
+
+
+def entry_request(*, session: GameSession, by, character: Character) -> StageRequest:
+    """A player asks for their off-stage PC to enter the scene."""
+    require_member(session, by)
+    if character.owner_id != by.pk:
+        raise PermissionDenied(_("You can only ask for your own characters."))
+    with transaction.atomic():
+        scene = _running(session, lock=True)
+        _require_scenes_with_entries(scene)
+        if scene.is_master:
+            raise ValidationError(_("In a master scene the GM alone decides who appears."))
+        _require_in_play(session, character)
+        if character.pk in on_stage_ids(scene=scene):
+            raise ValidationError(_("%(name)s is already on stage.") % {"name": character.name})
+        return _new_request(
+            scene, character, StageRequest.Kind.ENTRY, StageRequest.Status.PENDING, by
+        )
+
+
+def exit_request(*, session: GameSession, by, character: Character) -> StageRequest:
+    """A player asks for their on-stage PC to leave the scene."""
+    require_member(session, by)
+    if character.owner_id != by.pk:
+        raise PermissionDenied(_("You can only ask for your own characters."))
+    with transaction.atomic():
+        scene = _running(session, lock=True)
+        _require_scenes_with_entries(scene)
+        if character.pk not in on_stage_ids(scene=scene):
+            raise ValidationError(_("%(name)s is not on stage.") % {"name": character.name})
+        return _new_request(
+            scene, character, StageRequest.Kind.EXIT, StageRequest.Status.PENDING, by
+        )
+
+
+def stage_request_withdraw(*, session: GameSession, by, request_id: int) -> StageRequest:
+    """Whoever made a request (or the character's player) takes it back while it is open."""
+    with transaction.atomic():
+        request = _locked_request(request_id, session)
+        if by.pk not in (request.requested_by_id, request.character.owner_id):
+            raise PermissionDenied(_("Only whoever asked can withdraw this request."))
+        _require_open(request, StageRequest.Status.ASKED, StageRequest.Status.PENDING)
+        request.status = StageRequest.Status.WITHDRAWN
+        request.decided_at = timezone.now()
+        request.save(update_fields=["status", "decided_at"])
+        _request_event(request, "stage_request_withdrawn", by)
+    return request
+
+
+def stage_request_decide(
+    *, session: GameSession, by, request_id: int, allow: bool, rng=None
+) -> StageRequest:
+    """The GM allows or refuses a pending request. Allowing an entry applies the scene's
+    entry condition: a check to roll first, or a cost paid from a resource."""
+    require_gm(session, by)
+    with transaction.atomic():
+        request = _locked_request(request_id, session)
+        scene = request.scene
+        _require_open(request, StageRequest.Status.PENDING)
+        if scene.status != Scene.Status.RUNNING:
+            raise ValidationError(_("That scene has ended."))
+        request.decided_by = by
+        request.decided_at = timezone.now()
+        if not allow:
+            request.status = StageRequest.Status.REFUSED
+            request.save(update_fields=["status", "decided_by", "decided_at"])
+            _request_event(request, "stage_request_decided", by)
+            return request
+        if request.kind == StageRequest.Kind.EXIT:
+            request.status = StageRequest.Status.ALLOWED
+            request.save(update_fields=["status", "decided_by", "decided_at"])
+            _request_event(request, "stage_request_decided", by)
+            _exit(scene, request.character, by, asked=True)
+            return request
+        if request.character.pk in on_stage_ids(scene=scene):
+            raise ValidationError(
+                _("%(name)s is already on stage.") % {"name": request.character.name}
+            )
+        if request.kind == StageRequest.Kind.ENTRY:
+            if scene.entry_condition == EntryCondition.CHECK:
+                return _entry_check_ask(request, by)
+            if scene.entry_condition == EntryCondition.COST:
+                paid = _entry_cost_pay(request, by, rng)
+                if not paid:
+                    return request
+        request.status = StageRequest.Status.ALLOWED
+        request.save(update_fields=["status", "decided_by", "decided_at"])
+        _request_event(request, "stage_request_decided", by)
+        way = (
+            Appearance.Way.COMPANION
+            if request.kind == StageRequest.Kind.COMPANION
+            else Appearance.Way.ENTRY
+        )
+        _appear(scene, request.character, way, by)
+    return request
+
+
+def _entry_check_ask(request: StageRequest, by) -> StageRequest:
+    """Allowed on condition: the player rolls the entry check through the checks widget."""
+    from .checks import _announce_request
+    from .checks import _new_request as new_check
+
+    scene = request.scene
+    check = new_check(
+        session=scene.session,
+        by=by,
+        character=request.character,
+        label=_("Entry into scene %(number)d") % {"number": scene.number},
+        value_name=scene.entry_check_value_name,
+        value=None,
+        difficulty=scene.entry_check_difficulty,
+        gm_modifier=0,
+        secret=False,
+    )
+    check.for_entry = True
+    check.save(update_fields=["for_entry"])
+    request.status = StageRequest.Status.CHECKING
+    request.check_request = check
+    request.save(update_fields=["status", "decided_by", "decided_at", "check_request"])
+    _request_event(request, "stage_request_decided", by)
+    _announce_request(check, by)
+    return request
+
+
+def entry_check_resolved(check: CheckRequest, result: srs.CheckResult, by) -> None:
+    """Called when an entry check is rolled: enter on success, otherwise stay off stage."""
+    request = (
+        StageRequest.objects.select_for_update()
+        .select_related("scene__session", "character")
+        .filter(check_request=check, status=StageRequest.Status.CHECKING)
+        .first()
+    )
+    if request is None:
+        return
+    succeeded = bool(result.success)
+    request.status = StageRequest.Status.ALLOWED if succeeded else StageRequest.Status.FAILED
+    request.save(update_fields=["status"])
+    _request_event(request, "entry_condition", by, condition="check", met=succeeded)
+    if succeeded and request.scene.status == Scene.Status.RUNNING:
+        _appear(request.scene, request.character, Appearance.Way.ENTRY, by)
+
+
+def _entry_cost_pay(request: StageRequest, by, rng) -> bool:
+    """Pay the entry cost from the character's resource. Too little for a fixed cost: refused,
+    nothing changes. A rolled cost the resource cannot cover: the entry fails, nothing paid."""
+    scene = request.scene
+    resource = scene.entry_cost_resource
+    try:
+        amount = srs.amount_parse(scene.entry_cost_amount)
+    except srs.CommandError:
+        raise ValidationError(_("This scene's entry cost is not a valid amount.")) from None
+    character = Character.objects.select_for_update().get(pk=request.character_id)
+    values = (character.resources or {}).get(resource)
+    if values is None:
+        raise ValidationError(
+            _("%(name)s has no %(resource)s to pay the entry cost.")
+            % {"name": character.name, "resource": resource}
+        )
+    before = int(values.get("current", 0))
+    if before < amount.minimum:
+        raise ValidationError(
+            _("%(name)s has %(current)d %(resource)s, too little to pay %(amount)s.")
+            % {
+                "name": character.name,
+                "current": before,
+                "resource": resource,
+                "amount": amount.text,
+            }
+        )
+    cost, faces = srs.amount_roll(amount, rng)
+    payload = {
+        "condition": "cost",
+        "resource": resource,
+        "amount": amount.text,
+        "faces": list(faces),
+        "rolled": cost,
+        "before": before,
+    }
+    if cost > before:
+        request.status = StageRequest.Status.FAILED
+        request.save(update_fields=["status", "decided_by", "decided_at"])
+        _request_event(request, "entry_condition", by, met=False, after=before, **payload)
+        return False
+    resources = dict(character.resources)
+    resources[resource] = {**values, "current": before - cost}
+    character.resources = resources
+    character.save(update_fields=["resources"])
+    _request_event(request, "entry_condition", by, met=True, after=before - cost, **payload)
+    return True
+
+
+def prepared_check_fire(
+    *, session: GameSession, by, prepared: PreparedCheck, character: Character
+) -> CheckRequest:
+    """Ask for a check the GM wrote in advance, in one click."""
+    from .checks import check_request
+
+    if prepared.planned_scene.scenario_id != session.scenario_id:
+        raise ValidationError(_("That prepared check belongs to another scenario."))
+    return check_request(
+        session=session,
+        by=by,
+        character=character,
+        label=prepared.label,
+        value_name=prepared.value_name,
+        difficulty=prepared.difficulty,
+        secret=prepared.secret,
+    )
+
+
+def speaker_check(session: GameSession, by, character: Character) -> None:
+    """Only a character on stage speaks in character, and only its player (or the GM for NPCs)."""
+    membership = membership_get(user=by, table_id=session.table_id)
+    is_gm = membership is not None and membership.role == Membership.Role.GM
+    if character.owner_id != by.pk and not (is_gm and character.kind == Character.Kind.NPC):
+        raise PermissionDenied(_("You can only speak as your own characters."))
+    from .stage import stage_require
+
+    stage_require(session, character)
