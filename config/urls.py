@@ -3,13 +3,14 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from minigames import views as minigames
-from sessions_app.views import characters, room, tables
+from sessions_app.views import characters, room, stage, tables
 
 session_patterns = [
     path("", room.session_room, name="session_room"),
     path("chat/", room.chat_post, name="chat_post"),
     path("roll/", room.roll_box, name="roll_box"),
     path("cast/", room.cast_update, name="cast_update"),
+    path("stage/", stage.stage_action, name="stage_action"),
     path("checks/", room.check_request_create, name="check_request_create"),
     path("checks/<int:request_id>/roll/", room.check_roll, name="check_roll"),
     path("checks/<int:request_id>/chances/", room.check_chances, name="check_chances"),

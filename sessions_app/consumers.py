@@ -28,6 +28,28 @@ CHECK_EVENT_KINDS = frozenset(
         "contest_decided",
     }
 )
+# Events after which the stage panel (phase, scene, who is on stage, requests) may differ.
+STAGE_EVENT_KINDS = frozenset(
+    {
+        "phase_changed",
+        "scene_started",
+        "scene_ended",
+        "character_entered",
+        "character_exited",
+        "stage_requested",
+        "stage_request_answered",
+        "stage_request_withdrawn",
+        "stage_request_decided",
+        "entry_condition",
+        "sheet_checked",
+        "sheet_returned",
+        "player_order_changed",
+        "self_introduction",
+        "preparation_ticked",
+        "slot_assigned",
+        "scenario_chosen",
+    }
+)
 ROOM_TEMPLATE = "sessions_app/session_room.html"
 
 
@@ -144,6 +166,28 @@ class SessionConsumer(AsyncWebsocketConsumer):
             changes = await self._render_check_changes()
             if changes:
                 await self.send(text_data=changes)
+        if kinds & STAGE_EVENT_KINDS:
+            await self.send(text_data=await self._render_stage())
+
+    @database_sync_to_async
+    def _render_stage(self) -> str:
+        """The stage panel as this member sees it (requests they may decide, their own
+        characters' buttons); it holds buttons only, so replacing it loses no typing."""
+        from .views.stage import stage_context
+
+        session = selectors.session_for_member(user=self.user, session_id=self.session_id)[0]
+        context = stage_context(session, self.user, self.is_gm)
+        with translation.override(self.language):
+            return render_to_string(
+                f"{ROOM_TEMPLATE}#stage",
+                {
+                    **context,
+                    "session": session,
+                    "viewer": self.user,
+                    "viewer_is_gm": self.is_gm,
+                    "oob": True,
+                },
+            )
 
     @database_sync_to_async
     def _access(self) -> bool | None:

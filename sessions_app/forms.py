@@ -41,10 +41,25 @@ class ChatForm(forms.Form):
         widget=forms.TextInput(attrs={"autocomplete": "off"}),
     )
     gm_only = forms.BooleanField(label=_("GM only"), required=False)
+    say_as = forms.CharField(label=_("Say as"), required=False, widget=forms.Select)
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, speakers=(), **kwargs):
         kwargs.setdefault("auto_id", "chat_%s")
         super().__init__(*args, **kwargs)
+        self.fields["say_as"].widget.choices = list(speakers) or [("ooc", _("Out of character"))]
+
+    def clean_say_as(self) -> dict:
+        """Turn "ooc", "narration", "ic:<character>" or "whisper:<user|gm>" into the
+        chat service's arguments (the service decides who may say what)."""
+        value = self.cleaned_data.get("say_as") or "ooc"
+        mode, _sep, target = value.partition(":")
+        if mode in ("ooc", "narration") and not target:
+            return {"mode": mode}
+        if mode == "ic" and target.isdigit():
+            return {"mode": mode, "character_id": int(target)}
+        if mode == "whisper" and (target.isdigit() or target == "gm"):
+            return {"mode": mode, "to_id": int(target) if target.isdigit() else None}
+        raise forms.ValidationError(_("Choose how to say it."))
 
 
 def _value_name_choices(profile, characters=()) -> list[tuple[str, str]]:

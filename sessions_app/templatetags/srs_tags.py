@@ -86,3 +86,13 @@ def complement(chance) -> Fraction:
 def die_src(face) -> str:
     """URL of the picture of a d6 face (through the storage, so hashed names work)."""
     return static(f"img/dice/d{int(face)}.svg")
+
+
+@register.filter
+def phase_label(phase: str) -> str:
+    from ..models import Phase
+
+    try:
+        return Phase(phase).label
+    except ValueError:
+        return phase

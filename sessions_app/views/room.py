@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Q
@@ -24,6 +25,7 @@ from ..forms import (
 )
 from ..models import Character, CheckRequest, Roll
 from .common import apply_errors, member_session
+from .stage import gm_scenario_context, speakers, stage_context
 
 TEMPLATE = "sessions_app/session_room.html"
 
@@ -47,12 +49,16 @@ def room_context(request, session, membership, *, full: bool = True, **overrides
     npcs = Character.objects.filter(table=session.table, kind=Character.Kind.NPC).select_related(
         "owner"
     )
+    stage = stage_context(session, request.user, viewer_is_gm)
     context = {
+        **stage,
         "session": session,
         "profile": session.rules_profile,
         "viewer": request.user,
         "viewer_is_gm": viewer_is_gm,
-        "chat_form": ChatForm(),
+        "chat_form": ChatForm(
+            speakers=speakers(session, request.user, viewer_is_gm, stage.get("on_stage", []))
+        ),
         "roll_box_form": RollBoxForm(),
         "check_items": selectors.pending_checks_for(
             session_id=session.pk, user=request.user, is_gm=viewer_is_gm
@@ -65,12 +71,19 @@ def room_context(request, session, membership, *, full: bool = True, **overrides
                 "contest_form": ContestForm(session=session, characters=characters),
                 "npc_form": NpcRollForm(session=session, characters=npcs),
                 "cast_candidates": selectors.table_characters(table=session.table, kind="pc"),
+                **gm_scenario_context(session, request.user),
             }
         )
     else:
         context["cast_candidates"] = selectors.table_characters(
             table=session.table, kind="pc"
         ).filter(owner=request.user)
+        context["my_participations"] = [
+            row for row in stage["participations"] if row.character.owner_id == request.user.pk
+        ]
+        context["my_handouts"] = selectors.handouts_for(
+            session=session, user=request.user, is_gm=False
+        )
     context["cast"] = selectors.session_cast(session=session)
     context["cast_candidates"] = context["cast_candidates"].exclude(
         pk__in=[character.pk for character in context["cast"]]
@@ -129,16 +142,45 @@ def _run(form, action):
 @require_POST
 def chat_post(request, session_id: int):
     session, membership = member_session(request, session_id)
-    form = ChatForm(request.POST)
-    ok = _run(
-        form,
-        lambda data: services.chat_post(
-            session=session, by=request.user, text=data["text"], gm_only=data["gm_only"]
-        ),
-    )
+    speakers = _speakers(request, session, membership)
+    form = ChatForm(request.POST, speakers=speakers)
+    ok = _run(form, lambda data: _chat(request, session, data))
     if not request.htmx and not ok:
         return HttpResponse(" ".join(str(e) for e in form.errors.values()), status=400)
-    return _respond(request, session, membership, "chat-form", chat_form=ChatForm() if ok else form)
+    if ok:
+        # Keep the chosen voice: a player speaking in character goes on doing so.
+        form = ChatForm(speakers=speakers, initial={"say_as": request.POST.get("say_as", "ooc")})
+    return _respond(request, session, membership, "chat-form", chat_form=form)
+
+
+def _chat(request, session, data):
+    say_as = data["say_as"]
+    character = to = None
+    if say_as.get("character_id"):
+        character = Character.objects.filter(
+            pk=say_as["character_id"], table_id=session.table_id
+        ).first()
+    if say_as.get("to_id"):
+        to = get_user_model().objects.filter(pk=say_as["to_id"]).first()
+    return services.chat_post(
+        session=session,
+        by=request.user,
+        text=data["text"],
+        gm_only=data["gm_only"],
+        mode=say_as["mode"],
+        character=character,
+        to=to,
+    )
+
+
+def _speakers(request, session, membership):
+    scene = selectors.running_scene(session_id=session.pk)
+    on_stage = (
+        [appearance.character for appearance in selectors.stage_appearances(scene=scene)]
+        if scene
+        else []
+    )
+    return speakers(session, request.user, _is_gm(membership), on_stage)
 
 
 @login_required

@@ -36,6 +36,15 @@
     }
   });
 
+  // A form that typed text (an introduction, backstage notes, a new scene) clears itself
+  // once the server says the action went through; a refusal leaves the text to fix.
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var form = event.detail.elt;
+    if (!form || !form.classList || !form.classList.contains("resettable")) return;
+    var xhr = event.detail.xhr;
+    if (xhr && xhr.getResponseHeader("X-Action-Ok") === "1") form.reset();
+  });
+
   var pinger = null;
   document.addEventListener("htmx:wsOpen", function (event) {
     var socket = event.detail.socketWrapper;

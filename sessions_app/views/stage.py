@@ -1,0 +1,380 @@
+"""The stage of the session room: pre-play, phases, scenes, who is on stage, requests.
+
+Every control posts to one endpoint with an `action`; the answer is a status line (the
+panel itself is refreshed for everyone over the room's websocket once the change commits).
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
+from django.views.decorators.http import require_POST
+
+from .. import services
+from ..models import Character, Handout, PlannedScene, PreparedCheck, Scenario
+from .common import member_session
+
+TEMPLATE = "sessions_app/session_room.html"
+
+
+def _int(post, name: str, *, required: bool = True) -> int | None:
+    raw = (post.get(name) or "").strip()
+    if not raw:
+        if required:
+            raise ValidationError(
+                _("Something is missing from the form: %(name)s.") % {"name": name}
+            )
+        return None
+    try:
+        return int(raw)
+    except ValueError:
+        raise ValidationError(_("%(name)s must be a number.") % {"name": name}) from None
+
+
+def _character(session, post, name: str = "character", *, required: bool = True):
+    pk = _int(post, name, required=required)
+    if pk is None:
+        return None
+    try:
+        return Character.objects.select_related("owner").get(pk=pk, table_id=session.table_id)
+    except Character.DoesNotExist:
+        raise ValidationError(_("That character is not at this table.")) from None
+
+
+def _scenario_item(model, session, pk, path: str):
+    """A scenario item of this session's scenario, or a refusal (never another GM's)."""
+    try:
+        return model.objects.get(pk=pk, **{path: session.scenario_id})
+    except model.DoesNotExist:
+        raise ValidationError(_("That is not part of this session's scenario.")) from None
+
+
+def _yes(post, name: str) -> bool:
+    return post.get(name) in ("1", "true", "on", "yes")
+
+
+def _scene_start(request, session):
+    post = request.POST
+    planned_pk = _int(post, "planned", required=False)
+    planned = (
+        _scenario_item(PlannedScene, session, planned_pk, "scenario_id") if planned_pk else None
+    )
+    services.scene_start(
+        session=session,
+        by=request.user,
+        scene_player=_character(session, post, "scene_player", required=False),
+        master=_yes(post, "master"),
+        title=post.get("title", ""),
+        place=post.get("place", ""),
+        purpose=post.get("purpose", ""),
+        planned=planned,
+    )
+    return _("The scene has started.")
+
+
+def _scenario_set(request, session):
+    pk = _int(request.POST, "scenario", required=False)
+    scenario = None
+    if pk is not None:
+        scenario = Scenario.objects.filter(pk=pk, owner=request.user).first()
+        if scenario is None:
+            raise ValidationError(_("That scenario is not one of yours."))
+    services.session_scenario_set(session=session, by=request.user, scenario=scenario)
+    return _("Scenario chosen.")
+
+
+def _order_move(request, session):
+    user_id = _int(request.POST, "user")
+    services.player_order_move(
+        session=session, by=request.user, user_id=user_id, offset=_int(request.POST, "offset")
+    )
+    return _("Player order changed.")
+
+
+def _decide(request, session):
+    allow = _yes(request.POST, "allow")
+    services.stage_request_decide(
+        session=session, by=request.user, request_id=_int(request.POST, "request"), allow=allow
+    )
+    return _("Allowed.") if allow else _("Refused.")
+
+
+def _answer(request, session):
+    accept = _yes(request.POST, "accept")
+    services.companion_answer(
+        session=session, by=request.user, request_id=_int(request.POST, "request"), accept=accept
+    )
+    return _("You agreed to come along.") if accept else _("You declined.")
+
+
+def _prepared_check(request, session):
+    prepared = _int(request.POST, "prepared")
+    item = _scenario_item(PreparedCheck, session, prepared, "planned_scene__scenario_id")
+    services.prepared_check_fire(
+        session=session, by=request.user, prepared=item, character=_character(session, request.POST)
+    )
+    return _("Check requested.")
+
+
+def _handout(request, session):
+    handout = _scenario_item(Handout, session, _int(request.POST, "handout"), "scenario_id")
+    services.handout_reveal(session=session, by=request.user, handout=handout)
+    return _("Handout revealed.")
+
+
+def _sheet(request, session):
+    ok = _yes(request.POST, "ok")
+    services.sheet_review(
+        session=session,
+        by=request.user,
+        character=_character(session, request.POST),
+        ok=ok,
+        comment=request.POST.get("comment", ""),
+    )
+    return _("Sheet marked as checked.") if ok else _("Sheet sent back.")
+
+
+# action → (what to say when it went through, or None when the handler says it; handler).
+ACTIONS = {
+    "phase_advance": (
+        _lazy("The session moved on."),
+        lambda request, session: services.phase_advance(
+            session=session, by=request.user, from_phase=request.POST.get("from_phase", "")
+        ),
+    ),
+    "prep_tick": (
+        _lazy("Checklist updated."),
+        lambda request, session: services.preparation_tick(
+            session=session,
+            by=request.user,
+            item=request.POST.get("item", ""),
+            done=_yes(request.POST, "done"),
+        ),
+    ),
+    "sheet_review": (None, _sheet),
+    "order_move": (None, _order_move),
+    "intro": (
+        _lazy("Introduction presented."),
+        lambda request, session: services.intro_present(
+            session=session,
+            by=request.user,
+            character=_character(session, request.POST),
+            text=request.POST.get("text", ""),
+        ),
+    ),
+    "scenario_set": (None, _scenario_set),
+    "slot_assign": (
+        _lazy("PC slot set."),
+        lambda request, session: services.slot_assign(
+            session=session,
+            by=request.user,
+            character=_character(session, request.POST),
+            slot=_int(request.POST, "slot", required=False),
+        ),
+    ),
+    "scene_start": (None, _scene_start),
+    "scene_end": (
+        _lazy("The scene has ended."),
+        lambda request, session: services.scene_end(
+            session=session, by=request.user, backstage_notes=request.POST.get("notes", "")
+        ),
+    ),
+    "bring_in": (
+        _lazy("Brought on stage."),
+        lambda request, session: services.stage_bring_in(
+            session=session, by=request.user, character=_character(session, request.POST)
+        ),
+    ),
+    "take_out": (
+        _lazy("Taken off stage."),
+        lambda request, session: services.stage_take_out(
+            session=session, by=request.user, character=_character(session, request.POST)
+        ),
+    ),
+    "companion_propose": (
+        _lazy("Companion proposed."),
+        lambda request, session: services.companion_propose(
+            session=session, by=request.user, character=_character(session, request.POST)
+        ),
+    ),
+    "companion_answer": (None, _answer),
+    "entry_request": (
+        _lazy("Entry requested: the GM decides."),
+        lambda request, session: services.entry_request(
+            session=session, by=request.user, character=_character(session, request.POST)
+        ),
+    ),
+    "exit_request": (
+        _lazy("Exit requested: the GM decides."),
+        lambda request, session: services.exit_request(
+            session=session, by=request.user, character=_character(session, request.POST)
+        ),
+    ),
+    "withdraw": (
+        _lazy("Request withdrawn."),
+        lambda request, session: services.stage_request_withdraw(
+            session=session, by=request.user, request_id=_int(request.POST, "request")
+        ),
+    ),
+    "decide": (None, _decide),
+    "prepared_check": (None, _prepared_check),
+    "handout_reveal": (None, _handout),
+}
+
+
+@login_required
+@require_POST
+def stage_action(request, session_id: int):
+    session, _membership = member_session(request, session_id)
+    action = ACTIONS.get(request.POST.get("action", ""))
+    error = False
+    if action is None:
+        message, error = _("Unknown action."), True
+    else:
+        fixed_message, call = action
+        try:
+            message = call(request, session)
+            if fixed_message is not None:
+                message = str(fixed_message)
+        except (PermissionDenied, ValidationError) as problem:
+            messages = problem.messages if isinstance(problem, ValidationError) else [str(problem)]
+            message, error = " ".join(messages) or _("You cannot do that."), True
+    if not request.htmx:
+        if error:
+            return HttpResponse(message, status=400, content_type="text/plain; charset=utf-8")
+        return redirect("session_room", session_id=session.pk)
+    response = render(
+        request,
+        f"{TEMPLATE}#stage-status",
+        {"stage_status": message, "stage_status_error": error},
+    )
+    # Forms that typed text reset themselves only when the action went through.
+    response["X-Action-Ok"] = "0" if error else "1"
+    return response
+
+
+def speakers(session, user, is_gm: bool, on_stage: list[Character]):
+    """The "say as" choices of the chat form: out of character, own characters on stage,
+    narration and whispers (the GM to a player, a player to the GM)."""
+    choices = [("ooc", _("Out of character"))]
+    for character in on_stage:
+        if character.owner_id == user.pk:
+            choices.append(
+                (f"ic:{character.pk}", _("As %(name)s (in character)") % {"name": character.name})
+            )
+    if is_gm:
+        choices.append(("narration", _("GM narration")))
+        players = get_user_model().objects.filter(
+            memberships__table_id=session.table_id, memberships__role="player"
+        )
+        for player in players.order_by("username"):
+            choices.append(
+                (f"whisper:{player.pk}", _("Whisper to %(name)s") % {"name": player.get_username()})
+            )
+    else:
+        choices.append(("whisper:gm", _("Whisper to the GM")))
+    return choices
+
+
+def stage_context(session, user, is_gm: bool) -> dict:
+    """Everything the stage panel shows this viewer, in a fixed number of queries."""
+    from .. import selectors
+    from ..models import MAIN_PLAY_PHASES, PHASE_ORDER, Phase, StageRequest
+
+    phase = session.phase
+    participations = selectors.session_participations(session=session)
+    cast = [row.character for row in participations]
+    context = {
+        "phases": [(value, Phase(value).label) for value in PHASE_ORDER if value != Phase.CLOSED],
+        "phase": phase,
+        "phase_label": Phase(phase).label,
+        "next_phase": services.phase_next(phase),
+        "in_preplay": phase == Phase.PRE_PLAY,
+        "in_main_play": phase in MAIN_PLAY_PHASES,
+        "participations": participations,
+        "scenes_enabled": session.rules_profile.scenes_enabled,
+        "decisions": 0,
+    }
+    if context["next_phase"]:
+        context["next_phase_label"] = Phase(context["next_phase"]).label
+    if phase == Phase.PRE_PLAY:
+        context["players"] = selectors.session_players(session=session)
+        if is_gm:
+            context["preparation"] = [
+                (item, label, bool((session.preparation or {}).get(item)))
+                for item, label in [
+                    ("rulebook", _("Rulebook read")),
+                    ("scenario", _("Scenario chosen")),
+                    ("tools", _("Tools ready")),
+                ]
+            ]
+            context["warnings"] = services.preplay_warnings(session=session)
+    scene = selectors.running_scene(session_id=session.pk) if context["in_main_play"] else None
+    context["scene"] = scene
+    context["scenes"] = selectors.session_scenes(session_id=session.pk)
+    if scene is not None:
+        appearances = selectors.stage_appearances(scene=scene)
+        on_stage = [appearance.character for appearance in appearances]
+        on_stage_ids = {character.pk for character in on_stage}
+        requests = selectors.open_stage_requests(scene=scene)
+        rows = []
+        for request in requests:
+            can = {
+                "decide": is_gm and request.status == StageRequest.Status.PENDING,
+                "answer": request.status == StageRequest.Status.ASKED
+                and request.character.owner_id == user.pk,
+                "withdraw": request.status in ("asked", "pending")
+                and user.pk in (request.requested_by_id, request.character.owner_id)
+                and not is_gm,
+            }
+            if can["decide"] or can["answer"]:
+                context["decisions"] += 1
+            rows.append((request, can))
+        asked_ids = {(request.character_id, request.kind) for request in requests}
+        off_stage = [character for character in cast if character.pk not in on_stage_ids]
+        context.update(
+            {
+                "on_stage": on_stage,
+                "off_stage": off_stage,
+                "stage_requests": rows,
+                "asked": asked_ids,
+                "leads": scene.scene_player is not None and scene.scene_player.owner_id == user.pk,
+            }
+        )
+        if is_gm:
+            context["npcs_off_stage"] = [
+                npc
+                for npc in selectors.table_characters(table=session.table, kind="npc")
+                if npc.pk not in on_stage_ids
+            ]
+    return context
+
+
+def gm_scenario_context(session, user) -> dict:
+    """The GM's prepared material for this session: scenarios to choose from, planned
+    scenes with their checks, handouts and whether each is out yet."""
+    from ..models import HandoutReveal
+
+    context = {"gm_scenarios": list(Scenario.objects.filter(owner=user).order_by("title"))}
+    if session.scenario_id is None:
+        return context
+    planned = list(
+        PlannedScene.objects.filter(scenario_id=session.scenario_id)
+        .prefetch_related("checks")
+        .order_by("phase", "position", "id")
+    )
+    phase_rank = {"opening": 0, "middle": 1, "climax": 2, "ending": 3}
+    planned.sort(key=lambda scene: (phase_rank.get(scene.phase, 9), scene.position, scene.pk))
+    revealed = set(
+        HandoutReveal.objects.filter(session=session).values_list("handout_id", flat=True)
+    )
+    handouts = [
+        (handout, handout.pk in revealed)
+        for handout in Handout.objects.filter(scenario_id=session.scenario_id)
+    ]
+    return {**context, "planned_scenes": planned, "handouts": handouts}
