@@ -45,6 +45,36 @@
     if (xhr && xhr.getResponseHeader("X-Action-Ok") === "1") form.reset();
   });
 
+  // The stage panel is re-rendered for every change of the stage: keep what the viewer had
+  // open (a confirmation) and where the keyboard focus was, so an update elsewhere does not
+  // snatch a half-made decision away.
+  var stageMemory = null;
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var target = event.detail.target;
+    if (!target || target.id !== "stage") return;
+    var focused = document.activeElement;
+    stageMemory = {
+      open: Array.prototype.map.call(target.querySelectorAll("details[open][id]"), function (d) { return d.id; }),
+      focusText: focused && target.contains(focused) ? focused.textContent.trim() : null
+    };
+  });
+  document.addEventListener("htmx:oobAfterSwap", function (event) {
+    var target = event.detail.target;
+    if (!target || target.id !== "stage" || !stageMemory) return;
+    var stage = document.getElementById("stage");
+    stageMemory.open.forEach(function (id) {
+      var details = document.getElementById(id);
+      if (details && stage.contains(details)) details.open = true;
+    });
+    if (stageMemory.focusText) {
+      var match = Array.prototype.find.call(stage.querySelectorAll("button, summary"), function (el) {
+        return el.textContent.trim() === stageMemory.focusText;
+      });
+      if (match) match.focus();
+    }
+    stageMemory = null;
+  });
+
   var pinger = null;
   document.addEventListener("htmx:wsOpen", function (event) {
     var socket = event.detail.socketWrapper;
