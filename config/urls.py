@@ -8,6 +8,7 @@ from sessions_app.views import characters, room, stage, tables
 session_patterns = [
     path("", room.session_room, name="session_room"),
     path("chat/", room.chat_post, name="chat_post"),
+    path("events/", room.earlier_events, name="earlier_events"),
     path("roll/", room.roll_box, name="roll_box"),
     path("cast/", room.cast_update, name="cast_update"),
     path("stage/", stage.stage_action, name="stage_action"),

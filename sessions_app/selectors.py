@@ -107,10 +107,24 @@ def events_after(
     return events
 
 
-def recent_events(*, session_id: int, user, is_gm: bool, limit: int = 200) -> list[TimelineEvent]:
-    """Return the last `limit` visible events, oldest first."""
+ROOM_EVENT_LIMIT = 40
+
+
+def recent_events(
+    *,
+    session_id: int,
+    user,
+    is_gm: bool,
+    limit: int = ROOM_EVENT_LIMIT,
+    before_seq: int | None = None,
+) -> tuple[list[TimelineEvent], bool]:
+    """Return the last `limit` visible events (before `before_seq`), oldest first, and
+    whether earlier ones exist: a page shows a long session's latest lines, not all of it."""
     events = visible_events(session_id=session_id, user=user, is_gm=is_gm)
-    return list(reversed(events.order_by("-seq")[:limit]))
+    if before_seq is not None:
+        events = events.filter(seq__lt=before_seq)
+    found = list(events.order_by("-seq")[: limit + 1])
+    return list(reversed(found[:limit])), len(found) > limit
 
 
 PRESENCE_TIMEOUT = datetime.timedelta(minutes=3)

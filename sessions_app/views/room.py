@@ -89,19 +89,46 @@ def room_context(request, session, membership, *, full: bool = True, **overrides
         pk__in=[character.pk for character in context["cast"]]
     )
     if full:
+        events, has_earlier = selectors.recent_events(
+            session_id=session.pk, user=request.user, is_gm=viewer_is_gm
+        )
         context.update(
             {
                 "match_boards": session_boards(session.pk, request.user, request=request),
                 "match_form": MatchForm(characters=match_characters(session), user=request.user),
-                "events": selectors.recent_events(
-                    session_id=session.pk, user=request.user, is_gm=viewer_is_gm
-                ),
+                "events": events,
+                "has_earlier": has_earlier,
                 "present": selectors.present_users(session_id=session.pk),
                 "members": selectors.table_members(table=session.table),
             }
         )
     context.update(overrides)
     return context
+
+
+@login_required
+def earlier_events(request, session_id: int):
+    """The lines before the oldest one the page shows, put in front of it."""
+    session, membership = member_session(request, session_id)
+    try:
+        before = int(request.GET.get("before", ""))
+    except ValueError:
+        return HttpResponse(_("Say before which line."), status=400)
+    events, has_earlier = selectors.recent_events(
+        session_id=session.pk, user=request.user, is_gm=_is_gm(membership), before_seq=before
+    )
+    return render(
+        request,
+        f"{TEMPLATE}#earlier-events",
+        {
+            "session": session,
+            "events": events,
+            "has_earlier": has_earlier,
+            "viewer": request.user,
+            "viewer_is_gm": _is_gm(membership),
+            "oob": True,
+        },
+    )
 
 
 @login_required

@@ -1,0 +1,255 @@
+"""The stage endpoint, the chat's voices and the "show earlier lines" endpoint over HTTP."""
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from sessions_app import services
+from sessions_app.models import Appearance, GameSession, Scene, StageRequest, TimelineEvent
+from tests.factories import CharacterFactory, MembershipFactory, UserFactory
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def pc(session, player):
+    character = CharacterFactory(table=session.table, owner=player, name="Aki")
+    session.characters.add(character)
+    return character
+
+
+@pytest.fixture
+def other_pc(session):
+    other = UserFactory(username="ren")
+    MembershipFactory(table=session.table, user=other)
+    character = CharacterFactory(table=session.table, owner=other, name="Ren")
+    session.characters.add(character)
+    return character
+
+
+def _client(user):
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def _stage(client, session, **data):
+    return client.post(reverse("stage_action", args=[session.pk]), data, **HTMX)
+
+
+@pytest.fixture
+def scene_running(session, gm, pc):
+    services.phase_advance(session=session, by=gm, from_phase="preplay")
+    return services.scene_start(session=session, by=gm, scene_player=pc, title="Letter")
+
+
+def test_stage_action_gm_starts_main_play(session, gm, player_membership):
+    response = _stage(_client(gm), session, action="phase_advance", from_phase="preplay")
+
+    assert response["X-Action-Ok"] == "1"
+    assert "The session moved on." in response.content.decode()
+    session.refresh_from_db()
+    assert session.phase == "opening"
+
+
+def test_stage_action_player_cannot_start_main_play(session, player, player_membership):
+    response = _stage(_client(player), session, action="phase_advance", from_phase="preplay")
+
+    assert response["X-Action-Ok"] == "0"
+    assert "Only the GM" in response.content.decode()
+    assert GameSession.objects.get(pk=session.pk).phase == "preplay"
+
+
+def test_stage_action_unknown_action_refused(session, gm):
+    response = _stage(_client(gm), session, action="explode")
+
+    assert response["X-Action-Ok"] == "0"
+    assert "Unknown action." in response.content.decode()
+
+
+def test_stage_action_outsider_gets_404(session, outsider):
+    response = _stage(_client(outsider), session, action="phase_advance", from_phase="preplay")
+
+    assert response.status_code == 404
+
+
+def test_stage_action_without_htmx_redirects_or_explains(session, gm, player, player_membership):
+    ok = _client(gm).post(
+        reverse("stage_action", args=[session.pk]),
+        {"action": "phase_advance", "from_phase": "preplay"},
+    )
+    refused = _client(player).post(
+        reverse("stage_action", args=[session.pk]),
+        {"action": "phase_advance", "from_phase": "opening"},
+    )
+
+    assert ok.status_code == 302
+    assert refused.status_code == 400
+    assert "Only the GM" in refused.content.decode()
+
+
+def test_stage_action_character_of_another_table_refused(session, gm, scene_running):
+    stranger = CharacterFactory(name="Stranger")
+
+    response = _stage(_client(gm), session, action="bring_in", character=stranger.pk)
+
+    assert "not at this table" in response.content.decode()
+    assert not Appearance.objects.filter(character=stranger).exists()
+
+
+def test_stage_action_player_cannot_ask_entry_for_another_players_pc(
+    session, player, player_membership, scene_running, other_pc
+):
+    response = _stage(_client(player), session, action="entry_request", character=other_pc.pk)
+
+    assert response["X-Action-Ok"] == "0"
+    assert not StageRequest.objects.exists()
+
+
+def test_stage_action_companion_flow(
+    session, gm, player, player_membership, scene_running, other_pc
+):
+    _stage(_client(player), session, action="companion_propose", character=other_pc.pk)
+    request = StageRequest.objects.get()
+    _stage(
+        _client(other_pc.owner), session, action="companion_answer", request=request.pk, accept="1"
+    )
+    response = _stage(_client(gm), session, action="decide", request=request.pk, allow="1")
+
+    assert "Allowed." in response.content.decode()
+    assert Appearance.objects.filter(
+        scene=scene_running, character=other_pc, exited_at__isnull=True
+    ).exists()
+
+
+def test_stage_action_prepared_check_of_another_scenario_refused(session, gm, scene_running, pc):
+    from sessions_app.models import PlannedScene, PreparedCheck, Scenario
+
+    foreign = Scenario.objects.create(owner=UserFactory(), title="Not yours")
+    planned = PlannedScene.objects.create(scenario=foreign, title="Elsewhere")
+    prepared = PreparedCheck.objects.create(planned_scene=planned, label="Peek", value_name="X")
+
+    response = _stage(
+        _client(gm), session, action="prepared_check", prepared=prepared.pk, character=pc.pk
+    )
+
+    assert "not part of this session" in response.content.decode()
+
+
+def test_room_shows_stage_to_player(session, player, player_membership, scene_running):
+    page = _client(player).get(reverse("session_room", args=[session.pk])).content.decode()
+
+    assert 'id="stage"' in page
+    assert "Scene player: Aki" in page
+    assert 'aria-current="step"' in page
+
+
+def test_chat_in_character_for_own_pc_on_stage(
+    session, player, player_membership, scene_running, pc
+):
+    _client(player).post(
+        reverse("chat_post", args=[session.pk]),
+        {"text": "I open the letter.", "say_as": f"ic:{pc.pk}"},
+        **HTMX,
+    )
+
+    event = TimelineEvent.objects.get(kind="chat")
+    assert event.payload == {
+        "text": "I open the letter.",
+        "mode": "ic",
+        "character": "Aki",
+        "character_id": pc.pk,
+    }
+
+
+def test_chat_in_character_for_off_stage_pc_refused(
+    session, gm, player, player_membership, scene_running, pc
+):
+    services.stage_take_out(session=session, by=gm, character=pc)
+
+    response = _client(player).post(
+        reverse("chat_post", args=[session.pk]),
+        {"text": "Wait for me!", "say_as": f"ic:{pc.pk}"},
+        **HTMX,
+    )
+
+    assert "not on stage" in response.content.decode()
+    assert not TimelineEvent.objects.filter(kind="chat").exists()
+
+
+def test_chat_gm_whispers_to_one_player(session, gm, player, player_membership, other_pc):
+    _client(gm).post(
+        reverse("chat_post", args=[session.pk]),
+        {"text": "The letter is forged.", "say_as": f"whisper:{player.pk}"},
+        **HTMX,
+    )
+
+    event = TimelineEvent.objects.get(kind="whisper")
+    assert event.visibility == "users"
+    assert list(event.audience.all()) == [player]
+    other_page = _client(other_pc.owner).get(reverse("session_room", args=[session.pk]))
+    assert "The letter is forged." not in other_page.content.decode()
+    assert "The letter is forged." in (
+        _client(player).get(reverse("session_room", args=[session.pk])).content.decode()
+    )
+
+
+def test_chat_malformed_voice_refused(session, player, player_membership):
+    response = _client(player).post(
+        reverse("chat_post", args=[session.pk]), {"text": "hi", "say_as": "ic:abc"}, **HTMX
+    )
+
+    assert "Choose how to say it." in response.content.decode()
+    assert not TimelineEvent.objects.filter(kind="chat").exists()
+
+
+def test_room_shows_latest_lines_and_offers_earlier(session, gm, player, player_membership):
+    for number in range(1, 46):
+        services.chat_post(session=session, by=gm, text=f"Line {number:02d}")
+    client = _client(player)
+
+    page = client.get(reverse("session_room", args=[session.pk])).content.decode()
+    oldest_shown = TimelineEvent.objects.order_by("-seq")[39].seq
+    earlier = client.get(
+        reverse("earlier_events", args=[session.pk]), {"before": oldest_shown}, **HTMX
+    ).content.decode()
+
+    assert "Line 45" in page and "Line 06" in page and "Line 05" not in page
+    assert "Show earlier lines" in page
+    assert "Line 05" in earlier and "Line 01" in earlier and "Line 06" not in earlier
+    assert "Show earlier lines" not in earlier
+
+
+def test_earlier_events_hide_what_the_player_may_not_see(session, gm, player, player_membership):
+    services.chat_post(session=session, by=gm, text="Secret plan", gm_only=True)
+    services.chat_post(session=session, by=gm, text="Hello all")
+    last = GameSession.objects.get(pk=session.pk).last_seq + 1
+
+    earlier = (
+        _client(player)
+        .get(reverse("earlier_events", args=[session.pk]), {"before": last}, **HTMX)
+        .content.decode()
+    )
+
+    assert "Hello all" in earlier
+    assert "Secret plan" not in earlier
+
+
+def test_earlier_events_for_outsider_404(session, outsider):
+    response = _client(outsider).get(
+        reverse("earlier_events", args=[session.pk]), {"before": 5}, **HTMX
+    )
+
+    assert response.status_code == 404
+
+
+def test_scene_end_through_stage_keeps_notes_gm_only(
+    session, gm, player, player_membership, scene_running
+):
+    _stage(_client(gm), session, action="scene_end", notes="The villain moves.")
+
+    assert Scene.objects.get().status == "ended"
+    player_page = _client(player).get(reverse("session_room", args=[session.pk])).content.decode()
+    gm_page = _client(gm).get(reverse("session_room", args=[session.pk])).content.decode()
+    assert "The villain moves." not in player_page
+    assert "The villain moves." in gm_page
