@@ -3,7 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from minigames import views as minigames
-from sessions_app.views import characters, room, stage, tables
+from sessions_app.views import characters, room, scenarios, stage, tables
 
 session_patterns = [
     path("", room.session_room, name="session_room"),
@@ -23,6 +23,39 @@ session_patterns = [
     path("rolls/<int:roll_id>/void/", room.roll_void, name="roll_void"),
     path("matches/", minigames.match_create, name="match_create"),
 ]
+
+# Scenarios: a GM's preparation, seen by its writer alone. ------------------------------------
+scenario_patterns = [
+    path("", scenarios.scenario_detail, name="scenario_detail"),
+    path("edit/", scenarios.scenario_edit, name="scenario_edit"),
+    path("delete/", scenarios.scenario_delete, name="scenario_delete"),
+    path("scenes/", scenarios.planned_scene_create, name="planned_scene_create"),
+    path("scenes/<int:scene_id>/", scenarios.planned_scene_edit, name="planned_scene_edit"),
+    path(
+        "scenes/<int:scene_id>/delete/",
+        scenarios.planned_scene_delete,
+        name="planned_scene_delete",
+    ),
+    path("scenes/<int:scene_id>/move/", scenarios.planned_scene_move, name="planned_scene_move"),
+    path(
+        "scenes/<int:scene_id>/checks/",
+        scenarios.prepared_check_create,
+        name="prepared_check_create",
+    ),
+    path("checks/<int:check_id>/", scenarios.prepared_check_edit, name="prepared_check_edit"),
+    path(
+        "checks/<int:check_id>/delete/",
+        scenarios.prepared_check_delete,
+        name="prepared_check_delete",
+    ),
+    path("npcs/", scenarios.scenario_npc_create, name="scenario_npc_create"),
+    path("npcs/<int:npc_id>/", scenarios.scenario_npc_edit, name="scenario_npc_edit"),
+    path("npcs/<int:npc_id>/delete/", scenarios.scenario_npc_delete, name="scenario_npc_delete"),
+    path("handouts/", scenarios.handout_create, name="handout_create"),
+    path("handouts/<int:handout_id>/", scenarios.handout_edit, name="handout_edit"),
+    path("handouts/<int:handout_id>/delete/", scenarios.handout_delete, name="handout_delete"),
+]
+# ---------------------------------------------------------------------------------------------
 
 urlpatterns = [
     path("", tables.home, name="home"),
@@ -45,6 +78,10 @@ urlpatterns = [
     path("decks/", minigames.decks, name="decks"),
     path("decks/check/", minigames.deck_check, name="deck_check"),
     path("sessions/<int:session_id>/", include(session_patterns)),
+    # Scenarios ---------------------------------------------------------------------------------
+    path("scenarios/", scenarios.scenario_list, name="scenario_list"),
+    path("scenarios/<int:scenario_id>/", include(scenario_patterns)),
+    # -------------------------------------------------------------------------------------------
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
 ]

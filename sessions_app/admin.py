@@ -1,15 +1,25 @@
 from django.contrib import admin
 
 from .models import (
+    Appearance,
     Character,
     CheckRequest,
     Contest,
     GameSession,
+    Handout,
+    HandoutReveal,
     Invite,
     Membership,
+    Participation,
+    PlannedScene,
+    PreparedCheck,
     Presence,
     Roll,
     RulesProfile,
+    Scenario,
+    ScenarioNpc,
+    Scene,
+    StageRequest,
     Table,
     TimelineEvent,
 )
@@ -104,3 +114,95 @@ class RollAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """History written by the services as play goes on: shown, never edited here."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Participation)
+class ParticipationAdmin(admin.ModelAdmin):
+    list_display = ["character", "session", "slot", "sheet_status", "intro_done"]
+    list_filter = ["sheet_status"]
+
+
+class PlannedSceneInline(admin.TabularInline):
+    model = PlannedScene
+    extra = 0
+    fields = ["phase", "position", "title", "scene_player_slot", "place", "purpose"]
+
+
+class ScenarioNpcInline(admin.TabularInline):
+    model = ScenarioNpc
+    extra = 0
+
+
+class HandoutInline(admin.StackedInline):
+    model = Handout
+    extra = 0
+
+
+@admin.register(Scenario)
+class ScenarioAdmin(admin.ModelAdmin):
+    list_display = ["title", "owner", "player_count", "created_at"]
+    search_fields = ["title"]
+    inlines = [PlannedSceneInline, ScenarioNpcInline, HandoutInline]
+
+
+class PreparedCheckInline(admin.TabularInline):
+    model = PreparedCheck
+    extra = 0
+
+
+@admin.register(PlannedScene)
+class PlannedSceneAdmin(admin.ModelAdmin):
+    list_display = ["title", "scenario", "phase", "position", "scene_player_slot"]
+    list_filter = ["phase"]
+    inlines = [PreparedCheckInline]
+
+
+@admin.register(PreparedCheck)
+class PreparedCheckAdmin(admin.ModelAdmin):
+    list_display = ["label", "planned_scene", "value_name", "difficulty", "secret"]
+
+
+@admin.register(ScenarioNpc)
+class ScenarioNpcAdmin(admin.ModelAdmin):
+    list_display = ["name", "scenario", "concept"]
+
+
+@admin.register(Handout)
+class HandoutAdmin(admin.ModelAdmin):
+    list_display = ["title", "scenario", "slot"]
+
+
+@admin.register(HandoutReveal)
+class HandoutRevealAdmin(ReadOnlyAdmin):
+    list_display = ["handout", "session", "revealed_by", "revealed_at"]
+
+
+@admin.register(Scene)
+class SceneAdmin(admin.ModelAdmin):
+    list_display = ["session", "number", "title", "phase", "scene_player", "status"]
+    list_filter = ["phase", "status"]
+
+
+@admin.register(Appearance)
+class AppearanceAdmin(ReadOnlyAdmin):
+    list_display = ["character", "scene", "way", "entered_at", "exited_at"]
+    list_filter = ["way"]
+
+
+@admin.register(StageRequest)
+class StageRequestAdmin(ReadOnlyAdmin):
+    list_display = ["character", "scene", "kind", "status", "requested_by", "decided_by"]
+    list_filter = ["kind", "status"]

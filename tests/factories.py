@@ -78,3 +78,52 @@ class CharacterFactory(factory.django.DjangoModelFactory):
     kind = Character.Kind.PC
     name = factory.Sequence(lambda n: f"Character {n}")
     judgement_values = factory.LazyFunction(lambda: {"Strength": 3})
+
+
+class ScenarioFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "sessions_app.Scenario"
+
+    owner = factory.SubFactory(UserFactory)
+    title = factory.Sequence(lambda n: f"Scenario {n}")
+    player_count = 3
+
+
+class PlannedSceneFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "sessions_app.PlannedScene"
+
+    scenario = factory.SubFactory(ScenarioFactory)
+    phase = "opening"
+    position = factory.Sequence(lambda n: n + 1)
+    title = factory.Sequence(lambda n: f"Planned scene {n}")
+    scene_player_slot = 1
+
+
+class PreparedCheckFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "sessions_app.PreparedCheck"
+
+    planned_scene = factory.SubFactory(PlannedSceneFactory)
+    label = factory.Sequence(lambda n: f"Check {n}")
+    value_name = "Senses"
+    difficulty = 9
+
+
+class ScenarioNpcFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "sessions_app.ScenarioNpc"
+
+    scenario = factory.SubFactory(ScenarioFactory)
+    name = factory.Sequence(lambda n: f"NPC {n}")
+    judgement_values = factory.LazyFunction(lambda: {"Spirit": 4})
+
+
+class HandoutFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "sessions_app.Handout"
+
+    scenario = factory.SubFactory(ScenarioFactory)
+    title = factory.Sequence(lambda n: f"Handout {n}")
+    body = "Read me."
+    slot = None

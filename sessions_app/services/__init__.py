@@ -135,3 +135,41 @@ __all__ += [
     "stage_require",
     "stage_take_out",
 ]
+
+from .scenarios import (  # noqa: E402
+    handout_create,
+    handout_delete,
+    handout_update,
+    planned_scene_create,
+    planned_scene_delete,
+    planned_scene_move,
+    planned_scene_update,
+    prepared_check_create,
+    prepared_check_delete,
+    prepared_check_update,
+    scenario_create,
+    scenario_delete,
+    scenario_npc_create,
+    scenario_npc_delete,
+    scenario_npc_update,
+    scenario_update,
+)
+
+__all__ += [
+    "handout_create",
+    "handout_delete",
+    "handout_update",
+    "planned_scene_create",
+    "planned_scene_delete",
+    "planned_scene_move",
+    "planned_scene_update",
+    "prepared_check_create",
+    "prepared_check_delete",
+    "prepared_check_update",
+    "scenario_create",
+    "scenario_delete",
+    "scenario_npc_create",
+    "scenario_npc_delete",
+    "scenario_npc_update",
+    "scenario_update",
+]

@@ -1,4 +1,4 @@
-"""Load the demo table: a GM, two players and one session. Safe to run again."""
+"""Load the demo table: a GM, two players, a scenario and one session. Safe to run again."""
 
 import datetime
 
@@ -8,7 +8,16 @@ from django.db import transaction
 from django.utils import timezone
 
 from sessions_app import services
-from sessions_app.models import Character, GameSession, Membership, RulesProfile, Table
+from sessions_app.models import (
+    Character,
+    GameSession,
+    Membership,
+    Participation,
+    Phase,
+    RulesProfile,
+    Scenario,
+    Table,
+)
 
 DEMO_TABLE = "Demo table"
 DEMO_SESSION = "The Akashic Library"
@@ -43,6 +52,123 @@ DEMO_CHARACTERS = [
         dict(zip(STANDARD, [1, 2, 6, 6, 4, 3], strict=True)),
     ),
 ]
+
+DEMO_SCENARIO = "The Akashic Library"
+DEMO_SCENARIO_SUMMARY = (
+    "Books are vanishing from the Akashic Library, and the PCs' names are written in the "
+    "index cards left behind.\n\n"
+    "- **PC1** inherits a key to the stacks\n"
+    "- **PC2** owes the Librarian a favour"
+)
+DEMO_SCENARIO_NOTES = (
+    "# The truth\n"
+    "The *Index Ghost* is the library's first cataloguer, trying to file the world away.\n\n"
+    "## Pacing\n"
+    "Keep the middle short: two scenes, then the climax."
+)
+# (phase, title, scene player slot or None for a master scene, place, purpose,
+#  [(label, judgement value, difficulty, secret)])
+DEMO_PLANNED_SCENES = [
+    (
+        Phase.OPENING,
+        "A letter from the library",
+        1,
+        "Tsukishiro house",
+        "Aki receives an invitation sealed with the library's crest.",
+        [("Read the old seal", "Intellect", 9, False)],
+    ),
+    (
+        Phase.OPENING,
+        "Ren's night watch",
+        2,
+        "The city wall",
+        "Ren sees a shelf of books walking through the night streets.",
+        [],
+    ),
+    (
+        Phase.MIDDLE,
+        "Stacks that rearrange themselves",
+        1,
+        "The library's stacks",
+        "The shelves move; the way back is lost.",
+        [("Notice the pattern in the moving shelves", "Senses", 11, True)],
+    ),
+    (
+        Phase.MIDDLE,
+        "The Librarian's warning",
+        None,
+        "The reading room",
+        "The Librarian explains what the Index Ghost wants.",
+        [],
+    ),
+    (
+        Phase.CLIMAX,
+        "The last index card",
+        1,
+        "The catalogue hall",
+        "Face the Index Ghost before it files the PCs away.",
+        [],
+    ),
+    (
+        Phase.ENDING,
+        "Return of the books",
+        None,
+        "The library at dawn",
+        "The books come home; each PC gets a last scene.",
+        [],
+    ),
+]
+DEMO_SCENARIO_NPC = (
+    "Index Ghost",
+    "The first cataloguer, who never stopped",
+    dict(zip(STANDARD, [1, 3, 5, 6, 5, 1], strict=True)),
+)
+DEMO_HANDOUTS = [
+    ("Invitation", "A sealed letter invites you to the Akashic Library at midnight.", None),
+    ("PC1: Aki's secret", "Your grandmother was the library's last **Keeper**.", 1),
+    ("PC2: Ren's debt", "You owe the Librarian your life; today the debt is called in.", 2),
+]
+DEMO_SLOTS = {"Aki Tsukishiro": 1, "Ren Kagami": 2}
+
+
+def _demo_scenario(gm) -> Scenario:
+    """Return the GM's demo scenario, writing it the first time."""
+    scenario = Scenario.objects.filter(owner=gm, title=DEMO_SCENARIO).first()
+    if scenario is not None:
+        return scenario
+    scenario = services.scenario_create(
+        by=gm,
+        title=DEMO_SCENARIO,
+        summary=DEMO_SCENARIO_SUMMARY,
+        player_count=2,
+        gm_notes=DEMO_SCENARIO_NOTES,
+    )
+    for phase, title, slot, place, purpose, checks in DEMO_PLANNED_SCENES:
+        scene = services.planned_scene_create(
+            scenario=scenario,
+            by=gm,
+            phase=phase,
+            title=title,
+            scene_player_slot=slot,
+            place=place,
+            purpose=purpose,
+        )
+        for label, value_name, difficulty, secret in checks:
+            services.prepared_check_create(
+                planned_scene=scene,
+                by=gm,
+                label=label,
+                value_name=value_name,
+                difficulty=difficulty,
+                secret=secret,
+            )
+    name, concept, values = DEMO_SCENARIO_NPC
+    services.scenario_npc_create(
+        scenario=scenario, by=gm, name=name, concept=concept, judgement_values=values
+    )
+    for title, body, slot in DEMO_HANDOUTS:
+        services.handout_create(scenario=scenario, by=gm, title=title, body=body, slot=slot)
+    return scenario
 
 
 class Command(BaseCommand):
@@ -86,6 +212,13 @@ class Command(BaseCommand):
                     )
                 if kind == Character.Kind.PC:
                     session.characters.add(character)
+            scenario = _demo_scenario(users["gm"])
+            if session.scenario_id != scenario.pk:
+                services.session_scenario_set(session=session, by=users["gm"], scenario=scenario)
+            for name, slot in DEMO_SLOTS.items():
+                Participation.objects.filter(session=session, character__name=name).update(
+                    slot=slot
+                )
         self.stdout.write("Demo logins (username / password):")
         for username, password, role in DEMO_USERS:
             self.stdout.write(f"  {username:<4} / {password}   ({role})")

@@ -1,0 +1,18 @@
+import io
+
+from django.core.management import call_command
+
+from sessions_app.models import GameSession, Participation, PreparedCheck, Scenario
+
+
+def test_demo_data_twice_keeps_one_scenario_attached_with_slots(db):
+    call_command("demo_data", stdout=io.StringIO())
+    call_command("demo_data", stdout=io.StringIO())
+
+    scenario = Scenario.objects.get(title="The Akashic Library")
+    session = GameSession.objects.get(title="The Akashic Library")
+    assert session.scenario == scenario
+    assert scenario.scenes.count() == 6
+    assert PreparedCheck.objects.filter(planned_scene__scenario=scenario, secret=True).count() == 1
+    slots = dict(Participation.objects.values_list("character__name", "slot"))
+    assert slots == {"Aki Tsukishiro": 1, "Ren Kagami": 2}
