@@ -5,12 +5,21 @@ from collections import Counter
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from sessions_app import selectors, services, srs
 from sessions_app.models import CheckRequest, Contest, Roll, TimelineEvent
 from sessions_app.services import ContestSide
 from sessions_app.services import checks as check_services
-from tests.factories import CharacterFactory, MembershipFactory, UserFactory
+from tests.factories import (
+    CharacterFactory,
+    GameSessionFactory,
+    MembershipFactory,
+    UserFactory,
+)
+
+STATEMENT_VERBS = {"SELECT", "INSERT", "UPDATE", "DELETE"}
 
 
 @pytest.fixture
@@ -131,6 +140,50 @@ def test_check_roll_event_shows_same_numbers_to_everyone(session, gm, player, pc
 
     assert payloads[0] == payloads[1] == payloads[2]
     assert payloads[0][0]["faces"] == [6, 5]
+
+
+def test_check_roll_takes_one_statement_per_step(session, gm, player, pc):
+    # The hottest write of a session: the locked read carries the membership check, and
+    # nothing is read twice (roll, status, sequence number, event).
+    request = _request(session, gm, pc)
+
+    with CaptureQueriesContext(connection) as queries:
+        services.check_roll(request_id=request.pk, session_id=session.pk, by=player, dice=(3, 3))
+
+    statements = [
+        q["sql"] for q in queries.captured_queries if q["sql"].split()[0] in STATEMENT_VERBS
+    ]
+    assert len(statements) == 5, statements
+
+
+def test_check_roll_loads_fields_as_the_orm_would(session, gm, player, pc):
+    request = _request(session, gm, pc, secret=True)
+
+    roll = services.check_roll(request_id=request.pk, by=player, dice=(3, 3))
+
+    assert roll.secret is True
+    assert roll.character == pc and roll.character.name == "Aki"
+    assert roll.session == session
+    event = TimelineEvent.objects.get(kind="check_rolled")
+    assert event.payload["secret"] is True
+    assert event.payload["difficulty_secret"] is False
+
+
+def test_check_roll_by_owner_who_left_the_table_refused(session, gm, player, pc):
+    request = _request(session, gm, pc)
+    session.table.memberships.filter(user=player).delete()
+
+    with pytest.raises(PermissionDenied, match="Only members"):
+        services.check_roll(request_id=request.pk, by=player, dice=(3, 3))
+    assert not Roll.objects.exists()
+
+
+def test_check_roll_of_another_session_does_not_exist(session, gm, player, pc):
+    request = _request(session, gm, pc)
+    other = GameSessionFactory(table=session.table)
+
+    with pytest.raises(ValidationError, match="does not exist"):
+        services.check_roll(request_id=request.pk, session_id=other.pk, by=player, dice=(3, 3))
 
 
 def test_check_roll_by_other_player_refused(session, gm, pc, second_player):
