@@ -84,7 +84,7 @@ def histogram_svg(
     """
     chart_id = escape(chart_id or f"chart-{next(_ids)}")
     keys = list(observed)
-    height, left, right, top_margin, bottom = 280, 40, WIDTH - 8, 44, 236
+    height, left, right, top_margin, bottom = 290, 40, WIDTH - 8, 44, 240
     top = max([*observed.values(), *(float(value) for value in expected.values()), 1])
     top = _tick_step(top) * -(-top // _tick_step(top))
 
@@ -112,7 +112,7 @@ def histogram_svg(
             f'<rect class="chart-bar" x="{_number(centre - slot * 0.35)}" y="{_number(bar_top)}"'
             f' width="{_number(slot * 0.7)}" height="{_number(bottom - bar_top)}">'
             f"<title>{escape(key)}: {escape(count_here)}</title></rect>"
-            f'<text class="chart-tick" x="{_number(centre)}" y="{bottom + 16}"'
+            f'<text class="chart-tick" x="{_number(centre)}" y="{bottom + 18}"'
             f' text-anchor="middle">{escape(key)}</text>'
         )
         points.append((centre, y(expected.get(key, 0))))
@@ -184,11 +184,11 @@ def line_chart_svg(
     # character counted as wide as a kanji), number the x axis and let the tooltips and the
     # caller's description carry the names.
     slot = (right - left) / max(len(labels) - 1, 1)
-    fits = all(len(label) * 13 <= slot for label in labels)
+    fits = all(len(label) * 17 <= slot for label in labels)
     for index, label in enumerate(labels, start=1):
         shown = escape(label) if fits else index
         body.append(
-            f'<text class="chart-tick" x="{_number(x(label))}" y="{bottom + 16}"'
+            f'<text class="chart-tick" x="{_number(x(label))}" y="{bottom + 18}"'
             f' text-anchor="middle">{shown}<title>{escape(label)}</title></text>'
         )
     body.append(f'<line class="chart-axis" x1="{left}" x2="{right}" y1="{bottom}" y2="{bottom}"/>')

@@ -42,7 +42,7 @@ def _histogram(stats: dice_stats.GroupStats, who: str, chart_id: str):
         title=_("2D6 totals: %(who)s") % {"who": who},
         desc=_("Bars show the totals rolled; the dotted line shows fair dice. %(counts)s.")
         % {"counts": counts},
-        observed_label=_("Rolled"),
+        observed_label=_("Actual rolls"),
         expected_label=_("Fair dice"),
         x_label=_("2D6 total"),
         chart_id=chart_id,
@@ -72,12 +72,20 @@ def _summary(name: str, stats: dice_stats.GroupStats) -> dict:
     }
 
 
+def _by_name(group) -> tuple[str, int]:
+    (identifier, name), _stats = group
+    return name.lower(), identifier
+
+
 def _context(rows: list[dice_stats.DiceRow], *, viewer_is_gm: bool) -> dict:
     everyone = dice_stats.group_stats(rows)
-    people = dice_stats.grouped(rows, key=lambda row: (row.who_id, row.who))
-    characters = dice_stats.grouped(
-        [row for row in rows if row.character_id is not None],
-        key=lambda row: (row.character_id, row.character),
+    people = sorted(dice_stats.grouped(rows, key=lambda row: (row.who_id, row.who)), key=_by_name)
+    characters = sorted(
+        dice_stats.grouped(
+            [row for row in rows if row.character_id is not None],
+            key=lambda row: (row.character_id, row.character),
+        ),
+        key=_by_name,
     )
     return {
         "viewer_is_gm": viewer_is_gm,

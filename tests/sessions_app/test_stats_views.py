@@ -157,13 +157,13 @@ def test_dice_rows_for_session_constant_queries(
     assert len(rows) == Roll.objects.count() == 6
 
 
-def test_session_dice_groups_by_person_and_character(session, gm, player, pc):
+def test_session_dice_groups_by_person_and_character_sorted_by_name(session, gm, player, pc):
     _roll(session, gm, player, pc, (4, 3))
     services.command_roll(session=session, by=gm, text="2D6", faces=(1, 1))
 
     response = _client(gm).get(reverse("session_dice", args=[session.pk]))
 
-    assert [group["name"] for group in response.context["people"]] == ["player", "gm"]
+    assert [group["name"] for group in response.context["people"]] == ["gm", "player"]
     assert [group["name"] for group in response.context["characters"]] == ["Aki"]
 
 
