@@ -34,8 +34,9 @@ VERDICT_UNUSUAL = "unusual"
 class DiceRow:
     """One roll as far as the viewer may know it.
 
-    ``critical`` and ``fumble`` are None for a plain dice sum; ``difficulty`` and
-    ``success`` are None when there was none or the viewer may not know it.
+    ``critical`` and ``fumble`` are None for a plain dice sum; ``difficulty`` is None when
+    there was none or the viewer may not know it. The verdict is re-decided from the faces
+    by srs.check, so a row cannot carry an outcome the rules would not give.
     """
 
     who: str
@@ -47,7 +48,6 @@ class DiceRow:
     value: int = 0
     modifier: int = 0
     difficulty: int | None = None
-    success: bool | None = None
     who_id: int | None = None
     character_id: int | None = None
 

@@ -290,7 +290,6 @@ def _dice_rows(rolls, events_filter: Q, *, user, is_gm: bool) -> list[DiceRow]:
                 value=int(result.get("value") or 0),
                 modifier=int(result.get("modifier") or 0),
                 difficulty=result.get("difficulty") if difficulty_known else None,
-                success=result.get("success") if difficulty_known else None,
             )
         )
     return rows

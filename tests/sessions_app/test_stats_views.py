@@ -157,6 +157,20 @@ def test_dice_rows_for_session_constant_queries(
     assert len(rows) == Roll.objects.count() == 6
 
 
+def test_dice_rows_for_table_constant_queries(
+    session, gm, player, pc, django_assert_max_num_queries
+):
+    other = GameSessionFactory(table=session.table)
+    other.characters.add(pc)
+    for game in (session, other, session):
+        _roll(game, gm, player, pc, (4, 3))
+
+    with django_assert_max_num_queries(3):
+        rows = selectors.dice_rows_for_table(table=session.table, user=gm, is_gm=True)
+
+    assert len(rows) == 3
+
+
 def test_session_dice_groups_by_person_and_character_sorted_by_name(session, gm, player, pc):
     _roll(session, gm, player, pc, (4, 3))
     services.command_roll(session=session, by=gm, text="2D6", faces=(1, 1))
