@@ -3,7 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from minigames import views as minigames
-from sessions_app.views import characters, room, scenarios, stage, tables
+from sessions_app.views import characters, room, scenarios, stage, stats, tables
 
 session_patterns = [
     path("", room.session_room, name="session_room"),
@@ -22,6 +22,7 @@ session_patterns = [
     path("rolls/<int:roll_id>/reveal/", room.roll_reveal, name="roll_reveal"),
     path("rolls/<int:roll_id>/void/", room.roll_void, name="roll_void"),
     path("matches/", minigames.match_create, name="match_create"),
+    path("dice/", stats.session_dice, name="session_dice"),
 ]
 
 # Scenarios: a GM's preparation, seen by its writer alone. ------------------------------------
@@ -69,6 +70,7 @@ urlpatterns = [
     path("tables/<int:table_id>/characters/", characters.character_list, name="character_list"),
     path("tables/<int:table_id>/characters/new/", characters.character_new, name="character_new"),
     path("tables/<int:table_id>/profile/", characters.profile_edit, name="profile_edit"),
+    path("tables/<int:table_id>/dice/", stats.table_dice, name="table_dice"),
     path("characters/<int:character_id>/", characters.character_edit, name="character_edit"),
     path("invite/<str:token>/", tables.invite_landing, name="invite"),
     path("matches/<int:match_id>/", minigames.match_detail, name="match_detail"),
