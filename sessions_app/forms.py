@@ -203,11 +203,26 @@ class CharacterForm(forms.Form):
         label=_("Notes"), required=False, widget=forms.Textarea(attrs={"rows": 4})
     )
 
-    def __init__(self, *args, value_names, character=None, **kwargs):
+    def __init__(self, *args, value_names, resource_names=(), character=None, **kwargs):
         from .judgement import display_name
 
         super().__init__(*args, **kwargs)
         self.value_names = list(value_names)
+        self.resource_names = list(resource_names)
+        self.kept_resources = dict(character.resources or {}) if character else {}
+        resource_fields = []
+        for index, name in enumerate(self.resource_names):
+            held = self.kept_resources.pop(name, {}) or {}
+            for part, label in [("current", _("%(name)s now")), ("max", _("%(name)s max"))]:
+                key = f"resource_{index}_{part}"
+                self.fields[key] = forms.IntegerField(
+                    label=label % {"name": name},
+                    required=False,
+                    min_value=0,
+                    max_value=9999,
+                    initial=held.get(part),
+                )
+                resource_fields.append(key)
         current = dict(character.judgement_values) if character else {}
         for index, name in enumerate(self.value_names):
             self.fields[f"value_{index}"] = forms.IntegerField(
@@ -220,6 +235,7 @@ class CharacterForm(forms.Form):
         self.order_fields(
             ["name", "concept"]
             + [f"value_{index}" for index in range(len(self.value_names))]
+            + resource_fields
             + ["extra_values", "notes"]
         )
         if character is not None:
@@ -247,6 +263,21 @@ class CharacterForm(forms.Form):
                     _("Line %(line)d: write it as name = number.") % {"line": number}
                 )
         return values
+
+    def resources(self) -> dict[str, dict[str, int]]:
+        """The profile's resources as typed, plus any the sheet held beyond the profile."""
+        resources = dict(self.kept_resources)
+        for index, name in enumerate(self.resource_names):
+            current = self.cleaned_data.get(f"resource_{index}_current")
+            maximum = self.cleaned_data.get(f"resource_{index}_max")
+            if current is None and maximum is None:
+                continue
+            maximum = maximum if maximum is not None else current
+            resources[name] = {
+                "current": current if current is not None else maximum,
+                "max": maximum,
+            }
+        return resources
 
     def judgement_values(self) -> dict[str, int]:
         values = {

@@ -38,6 +38,33 @@ def _clean_judgement_values(values: dict) -> dict[str, int]:
     return cleaned
 
 
+def _clean_resources(resources: dict) -> dict[str, dict[str, int]]:
+    if not isinstance(resources, dict):
+        raise ValidationError({"resources": _("Resources must be name → current and max.")})
+    cleaned = {}
+    for raw_name, values in resources.items():
+        name = str(raw_name).strip()
+        if not name or len(name) > 60 or not isinstance(values, dict):
+            raise ValidationError({"resources": _("Each resource needs a name and numbers.")})
+        numbers = {}
+        for part in ("current", "max"):
+            number = values.get(part)
+            if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number <= 9999:
+                raise ValidationError(
+                    {
+                        "resources": _("%(name)s must be a whole number from 0 to 9999.")
+                        % {"name": name}
+                    }
+                )
+            numbers[part] = number
+        if numbers["current"] > numbers["max"]:
+            raise ValidationError(
+                {"resources": _("%(name)s cannot be above its maximum.") % {"name": name}}
+            )
+        cleaned[name] = numbers
+    return cleaned
+
+
 def character_create(
     *,
     table: Table,
@@ -46,6 +73,7 @@ def character_create(
     kind: str = Character.Kind.PC,
     concept: str = "",
     judgement_values: dict | None = None,
+    resources: dict | None = None,
     notes: str = "",
 ) -> Character:
     """Create a sheet: any member may create their own PC; only the GM creates NPCs."""
@@ -61,6 +89,7 @@ def character_create(
         name=(name or "").strip(),
         concept=(concept or "").strip(),
         judgement_values=_clean_judgement_values(judgement_values or {}),
+        resources=_clean_resources(resources or {}),
         notes=notes or "",
     )
     character.full_clean()
@@ -83,14 +112,18 @@ def character_update(
     name: str,
     concept: str = "",
     judgement_values: dict | None = None,
+    resources: dict | None = None,
     notes: str = "",
 ) -> Character:
-    """Change a sheet; refused for anyone who may not edit it."""
+    """Change a sheet; refused for anyone who may not edit it (resources stay as they were
+    when not given)."""
     if not can_edit_character(by, character):
         raise PermissionDenied(_("You cannot edit this character sheet."))
     character.name = (name or "").strip()
     character.concept = (concept or "").strip()
     character.judgement_values = _clean_judgement_values(judgement_values or {})
+    if resources is not None:
+        character.resources = _clean_resources(resources)
     character.notes = notes or ""
     character.full_clean()
     character.save()

@@ -7,6 +7,8 @@ committed, so a rolled-back action is never broadcast.
 from __future__ import annotations
 
 import asyncio
+import logging
+import os
 from collections.abc import Iterable
 
 from asgiref.sync import async_to_sync
@@ -21,6 +23,8 @@ from ..selectors import membership_get
 
 CHAT_MAX_LENGTH = 2000
 
+logger = logging.getLogger(__name__)
+
 
 _PENDING_SENDS: set[asyncio.Task] = set()
 
@@ -33,13 +37,37 @@ def broadcast(group: str, message: dict) -> None:
     try:
         loop = asyncio.get_running_loop()
     except RuntimeError:
-        async_to_sync(layer.group_send)(group, message)
+        server_loop = _server_loop()
+        if server_loop is None:
+            async_to_sync(layer.group_send)(group, message)
+            return
+        # A view or consumer running in a worker thread of the server: hand the send to the
+        # server's loop and return, rather than wait for it. Order does not matter (the
+        # consumer fetches every gap by sequence number) and a lost send is caught up by
+        # the next event or the page's next sync, while waiting held each action up.
+        future = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), server_loop)
+        future.add_done_callback(_log_failed_send)
         return
     # A caller already inside an event loop (a script, a test driving a browser) cannot
     # block on it: send in the background, keeping the task referenced until it is done.
     task = loop.create_task(layer.group_send(group, message))
     _PENDING_SENDS.add(task)
     task.add_done_callback(_PENDING_SENDS.discard)
+
+
+def _server_loop():
+    """The event loop of the ASGI server that called into this worker thread, if any."""
+    from asgiref.sync import SyncToAsync
+
+    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    if loop is None or getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) != os.getpid():
+        return None
+    return loop if loop.is_running() and not loop.is_closed() else None
+
+
+def _log_failed_send(future) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        logger.warning("Broadcast to the room failed: %r", future.exception())
 
 
 def _next_seq(session_id: int) -> int:

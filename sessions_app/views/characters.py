@@ -52,6 +52,10 @@ def _value_names(table: Table) -> list[str]:
     return list(selectors.table_profile(table=table).judgement_value_names or [])
 
 
+def _resource_names(table: Table) -> list[str]:
+    return list(selectors.table_profile(table=table).resource_names or [])
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def character_new(request, table_id: int):
@@ -60,7 +64,9 @@ def character_new(request, table_id: int):
     kind = Character.Kind.NPC if request.GET.get("kind") == "npc" else Character.Kind.PC
     if kind == Character.Kind.NPC and membership.role != Membership.Role.GM:
         raise PermissionDenied
-    form = CharacterForm(request.POST or None, value_names=_value_names(table))
+    form = CharacterForm(
+        request.POST or None, value_names=_value_names(table), resource_names=_resource_names(table)
+    )
     if request.method == "POST" and form.is_valid():
         try:
             character = services.character_create(
@@ -70,6 +76,7 @@ def character_new(request, table_id: int):
                 name=form.cleaned_data["name"],
                 concept=form.cleaned_data["concept"],
                 judgement_values=form.judgement_values(),
+                resources=form.resources(),
                 notes=form.cleaned_data["notes"],
             )
         except ValidationError as error:
@@ -98,7 +105,10 @@ def character_edit(request, character_id: int):
     if request.method == "POST" and not editable:
         raise PermissionDenied
     form = CharacterForm(
-        request.POST or None, value_names=_value_names(character.table), character=character
+        request.POST or None,
+        value_names=_value_names(character.table),
+        resource_names=_resource_names(character.table),
+        character=character,
     )
     if request.method == "POST" and form.is_valid():
         try:
@@ -108,6 +118,7 @@ def character_edit(request, character_id: int):
                 name=form.cleaned_data["name"],
                 concept=form.cleaned_data["concept"],
                 judgement_values=form.judgement_values(),
+                resources=form.resources(),
                 notes=form.cleaned_data["notes"],
             )
         except ValidationError as error:

@@ -209,6 +209,9 @@ class Command(BaseCommand):
                         name=name,
                         concept=concept,
                         judgement_values=values,
+                        resources={"HP": {"current": 20, "max": 20}, "MP": {"current": 8, "max": 8}}
+                        if kind == Character.Kind.PC
+                        else {},
                     )
                 if kind == Character.Kind.PC:
                     session.characters.add(character)
