@@ -192,9 +192,10 @@ def scene_start(
     return scene
 
 
-def scene_end(*, session: GameSession, by, backstage_notes: str = "") -> Scene:
+def scene_end(*, session: GameSession, by, backstage_notes: str = "", rng=None) -> Scene:
     """End the running scene: everyone leaves the stage, open requests lapse, the GM's
-    backstage notes are kept GM-only, and the after-scene rule (if any) is applied."""
+    backstage notes are kept GM-only, and the after-scene rule (if any) is applied
+    (rolled with `rng` when given, for a reproducible amount)."""
     require_gm(session, by)
     with transaction.atomic():
         scene = _running(session, lock=True)
@@ -232,7 +233,7 @@ def scene_end(*, session: GameSession, by, backstage_notes: str = "") -> Scene:
                 },
                 visibility=TimelineEvent.Visibility.GM,
             )
-        _after_scene(session, scene, appeared, by)
+        _after_scene(session, scene, appeared, by, rng)
     return scene
 
 
