@@ -37,7 +37,9 @@ TEXT_LIMITS = {"title": 160, "place": 160, "purpose": 300}
 def _running(session: GameSession, *, lock: bool = False) -> Scene:
     scenes = Scene.objects.filter(session=session, status=Scene.Status.RUNNING)
     if lock:
-        scenes = scenes.select_for_update()
+        # Only the scene row: PostgreSQL refuses FOR UPDATE on the nullable side of the
+        # outer join to a master scene's (absent) scene player.
+        scenes = scenes.select_for_update(of=("self",))
     scene = scenes.select_related("scene_player").first()
     if scene is None:
         raise ValidationError(_("No scene is running."))
@@ -380,8 +382,10 @@ def companion_propose(*, session: GameSession, by, character: Character) -> Stag
 
 def _locked_request(request_id: int, session: GameSession) -> StageRequest:
     try:
+        # Lock the request row alone: its scene is locked (first) only by those who change
+        # the stage, in the order scene_end takes them.
         return (
-            StageRequest.objects.select_for_update()
+            StageRequest.objects.select_for_update(of=("self",))
             .select_related("scene__session__rules_profile", "character__owner")
             .get(pk=request_id, scene__session=session)
         )
@@ -466,6 +470,11 @@ def stage_request_decide(
     entry condition: a check to roll first, or a cost paid from a resource."""
     require_gm(session, by)
     with transaction.atomic():
+        # The scene first, then the request, as scene_end and stage_bring_in take them:
+        # an "allow" and the end of the scene then queue up instead of deadlocking.
+        Scene.objects.select_for_update().filter(
+            pk__in=StageRequest.objects.filter(pk=request_id).values("scene_id")
+        ).first()
         request = _locked_request(request_id, session)
         scene = request.scene
         _require_open(request, StageRequest.Status.PENDING)
