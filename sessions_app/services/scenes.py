@@ -202,13 +202,7 @@ def scene_end(*, session: GameSession, by, backstage_notes: str = "", rng=None) 
     with transaction.atomic():
         scene = _running(session, lock=True)
         now = timezone.now()
-        lapsed = StageRequest.objects.filter(scene=scene, status__in=StageRequest.OPEN_STATUSES)
-        for request in lapsed.select_related("check_request"):
-            if request.check_request and request.check_request.status == "pending":
-                CheckRequest.objects.filter(pk=request.check_request_id).update(
-                    status=CheckRequest.Status.CANCELLED
-                )
-        lapsed.update(status=StageRequest.Status.WITHDRAWN, decided_at=now)
+        _lapse(StageRequest.objects.filter(scene=scene, status__in=StageRequest.OPEN_STATUSES))
         appeared = set(
             Appearance.objects.filter(scene=scene).values_list("character_id", flat=True)
         )
@@ -308,9 +302,23 @@ def stage_take_out(*, session: GameSession, by, character: Character) -> None:
 
 
 def _lapse_requests(scene: Scene, character: Character, *, kinds) -> None:
-    StageRequest.objects.filter(
-        scene=scene, character=character, kind__in=kinds, status__in=StageRequest.OPEN_STATUSES
-    ).update(status=StageRequest.Status.WITHDRAWN, decided_at=timezone.now())
+    _lapse(
+        StageRequest.objects.filter(
+            scene=scene,
+            character=character,
+            kind__in=kinds,
+            status__in=StageRequest.OPEN_STATUSES,
+        )
+    )
+
+
+def _lapse(requests) -> None:
+    """Withdraw open requests, with the entry checks still waiting for their roll: a roll
+    could no longer change anything, and the player should not be asked for it."""
+    CheckRequest.objects.filter(
+        stage_request__in=requests, status=CheckRequest.Status.PENDING
+    ).update(status=CheckRequest.Status.CANCELLED)
+    requests.update(status=StageRequest.Status.WITHDRAWN, decided_at=timezone.now())
 
 
 def _require_in_play(session: GameSession, character: Character) -> None:

@@ -171,3 +171,44 @@ def test_scene_started_from_two_tabs_starts_once(session, gm, player, second_pla
     assert len(successes) == 1
     assert Scene.objects.filter(session=session).count() == 1
     assert TimelineEvent.objects.filter(kind="scene_started").count() == 1
+
+
+def test_entry_check_rolled_while_scene_ends_ends_in_one_state(session, gm, player, second_player):
+    from sessions_app.services.checks import check_roll
+    from tests.factories import RulesProfileFactory
+
+    session.rules_profile = RulesProfileFactory(
+        table=session.table,
+        entry_condition="check",
+        entry_check_value_name="Strength",
+        entry_check_difficulty=5,
+    )
+    session.save(update_fields=["rules_profile"])
+    aki = cast_member(session, player, name="Aki", slot=1)
+    ren = cast_member(session, second_player, name="Ren", slot=2)
+    main_play_start(session, gm)
+    for _round in range(ROUNDS):
+        scene = services.scene_start(session=session, by=gm, scene_player=aki)
+        request = services.entry_request(session=session, by=second_player, character=ren)
+        services.stage_request_decide(session=session, by=gm, request_id=request.pk, allow=True)
+        request.refresh_from_db()
+
+        outcome = _race(
+            roll=lambda request=request: check_roll(
+                request_id=request.check_request_id, by=second_player, dice=(6, 5)
+            ),
+            end=lambda: services.scene_end(session=session, by=gm),
+        )
+
+        rolled = not _failed(outcome["roll"])
+        assert not _failed(outcome["end"])
+        request.refresh_from_db()
+        scene.refresh_from_db()
+        appeared = Appearance.objects.filter(scene=scene, character=ren).exists()
+        assert scene.status == Scene.Status.ENDED
+        assert not Appearance.objects.filter(scene=scene, exited_at__isnull=True).exists()
+        if rolled:
+            assert (request.status, appeared) == (StageRequest.Status.ALLOWED, True)
+        else:
+            assert (request.status, appeared) == (StageRequest.Status.WITHDRAWN, False)
+            assert request.check_request.status == "cancelled"

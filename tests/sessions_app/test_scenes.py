@@ -425,7 +425,9 @@ def test_companion_declined_does_not_appear(scene, opening, gm, player, second_p
     )
 
     request.refresh_from_db()
+    (answered,) = _events(opening, "stage_request_answered")
     assert request.status == StageRequest.Status.DECLINED
+    assert (answered.actor, answered.payload["status"]) == (second_player, "declined")
     with pytest.raises(ValidationError):
         services.stage_request_decide(session=opening, by=gm, request_id=request.pk, allow=True)
     assert _on_stage(scene) == {"Aki"}
@@ -961,3 +963,17 @@ def test_chat_whisper_from_gm_needs_a_player(opening, gm, outsider):
             services.chat_post(session=opening, by=gm, text="psst", mode="whisper", to=to)
 
     assert not _events(opening, "whisper")
+
+
+def test_entry_check_cancelled_when_gm_brings_the_character_in(
+    check_scene, session, gm, second_player, pc2
+):
+    request = _entry_checked(session, gm, second_player, pc2)
+
+    services.stage_bring_in(session=session, by=gm, character=pc2)
+
+    request.refresh_from_db()
+    request.check_request.refresh_from_db()
+    assert request.status == StageRequest.Status.WITHDRAWN
+    assert request.check_request.status == CheckRequest.Status.CANCELLED
+    assert Appearance.objects.filter(scene=check_scene, character=pc2).count() == 1
