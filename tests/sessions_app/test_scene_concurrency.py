@@ -212,3 +212,52 @@ def test_entry_check_rolled_while_scene_ends_ends_in_one_state(session, gm, play
         else:
             assert (request.status, appeared) == (StageRequest.Status.WITHDRAWN, False)
             assert request.check_request.status == "cancelled"
+
+
+def test_handout_revealed_from_two_tabs_reveals_once(session, gm, player):
+    from sessions_app.models import HandoutReveal
+    from tests.factories import HandoutFactory, ScenarioFactory
+
+    scenario = ScenarioFactory(owner=gm)
+    services.session_scenario_set(session=session, by=gm, scenario=scenario)
+    session.refresh_from_db()
+    cast_member(session, player, name="Aki", slot=1)
+    for _round in range(ROUNDS):
+        handout = HandoutFactory(scenario=scenario, slot=1)
+
+        outcome = _race(
+            first=lambda handout=handout: services.handout_reveal(
+                session=session, by=gm, handout=handout
+            ),
+            second=lambda handout=handout: services.handout_reveal(
+                session=session, by=gm, handout=handout
+            ),
+        )
+
+        successes = [name for name, result in outcome.items() if not _failed(result)]
+        assert len(successes) == 1
+        assert HandoutReveal.objects.filter(handout=handout).count() == 1
+        assert (
+            TimelineEvent.objects.filter(
+                kind="handout_revealed", payload__handout_id=handout.pk
+            ).count()
+            == 1
+        )
+
+
+def test_same_slot_assigned_from_two_tabs_goes_to_one_character(session, gm, player, second_player):
+    from sessions_app.models import Participation
+
+    aki = cast_member(session, player, name="Aki")
+    ren = cast_member(session, second_player, name="Ren")
+    for _round in range(ROUNDS):
+        Participation.objects.filter(session=session).update(slot=None)
+
+        outcome = _race(
+            aki=lambda: services.slot_assign(session=session, by=gm, character=aki, slot=1),
+            ren=lambda: services.slot_assign(session=session, by=gm, character=ren, slot=1),
+        )
+
+        successes = [name for name, result in outcome.items() if not _failed(result)]
+        assert len(successes) == 1
+        assert Participation.objects.filter(session=session, slot=1).count() == 1
