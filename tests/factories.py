@@ -80,21 +80,53 @@ class CharacterFactory(factory.django.DjangoModelFactory):
     judgement_values = factory.LazyFunction(lambda: {"Strength": 3})
 
 
+# --------------------------------------------------------------------------- scenes and scenarios
+
+from sessions_app.models import (  # noqa: E402
+    Handout,
+    Participation,
+    Phase,
+    PlannedScene,
+    PreparedCheck,
+    Scenario,
+    ScenarioNpc,
+)
+
+
+class RulesProfileFactory(factory.django.DjangoModelFactory):
+    """A table's own profile, for the designer options (no scenes, entry conditions, …)."""
+
+    class Meta:
+        model = RulesProfile
+
+    name = factory.Sequence(lambda n: f"Profile {n}")
+    judgement_value_names = factory.LazyFunction(lambda: ["Strength"])
+    resource_names = factory.LazyFunction(lambda: ["HP"])
+
+
+class ParticipationFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Participation
+
+    session = factory.SubFactory(GameSessionFactory)
+    character = factory.SubFactory(CharacterFactory)
+
+
 class ScenarioFactory(factory.django.DjangoModelFactory):
     class Meta:
-        model = "sessions_app.Scenario"
+        model = Scenario
 
     owner = factory.SubFactory(UserFactory)
     title = factory.Sequence(lambda n: f"Scenario {n}")
-    player_count = 3
+    player_count = 2
 
 
 class PlannedSceneFactory(factory.django.DjangoModelFactory):
     class Meta:
-        model = "sessions_app.PlannedScene"
+        model = PlannedScene
 
     scenario = factory.SubFactory(ScenarioFactory)
-    phase = "opening"
+    phase = Phase.OPENING
     position = factory.Sequence(lambda n: n + 1)
     title = factory.Sequence(lambda n: f"Planned scene {n}")
     scene_player_slot = 1
@@ -102,28 +134,44 @@ class PlannedSceneFactory(factory.django.DjangoModelFactory):
 
 class PreparedCheckFactory(factory.django.DjangoModelFactory):
     class Meta:
-        model = "sessions_app.PreparedCheck"
+        model = PreparedCheck
 
     planned_scene = factory.SubFactory(PlannedSceneFactory)
-    label = factory.Sequence(lambda n: f"Check {n}")
-    value_name = "Senses"
+    label = factory.Sequence(lambda n: f"Prepared check {n}")
+    value_name = "Strength"
     difficulty = 9
 
 
 class ScenarioNpcFactory(factory.django.DjangoModelFactory):
     class Meta:
-        model = "sessions_app.ScenarioNpc"
+        model = ScenarioNpc
 
     scenario = factory.SubFactory(ScenarioFactory)
-    name = factory.Sequence(lambda n: f"NPC {n}")
-    judgement_values = factory.LazyFunction(lambda: {"Spirit": 4})
+    name = factory.Sequence(lambda n: f"Scenario NPC {n}")
+    judgement_values = factory.LazyFunction(lambda: {"Strength": 2})
 
 
 class HandoutFactory(factory.django.DjangoModelFactory):
     class Meta:
-        model = "sessions_app.Handout"
+        model = Handout
 
     scenario = factory.SubFactory(ScenarioFactory)
     title = factory.Sequence(lambda n: f"Handout {n}")
-    body = "Read me."
+    body = factory.Sequence(lambda n: f"Handout text {n}")
     slot = None
+
+
+def cast_member(session, user, *, name: str, slot: int | None = None, **fields) -> Character:
+    """Make a PC of `user` that takes part in `session`, playing `slot` if given."""
+    character = CharacterFactory(table=session.table, owner=user, name=name, **fields)
+    ParticipationFactory(session=session, character=character, slot=slot)
+    return character
+
+
+def main_play_start(session, gm) -> GameSession:
+    """Move a session from pre-play into the opening through the service the GM uses."""
+    from sessions_app.services import phase_advance
+
+    phase_advance(session=session, by=gm, from_phase=Phase.PRE_PLAY)
+    session.refresh_from_db()
+    return session

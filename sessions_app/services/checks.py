@@ -391,6 +391,10 @@ def check_roll(
     declared = clean_declared_modifiers(declared_modifiers)
     try:
         with transaction.atomic():
+            if connection.features.has_select_for_update:
+                # SQLite runs one writer at a time and cannot deadlock; elsewhere an entry
+                # check must queue behind the end of its scene.
+                _entry_scene_lock(request_id)
             return _check_roll_locked(request_id, by, declared, dice, session_id=session_id)
     except IntegrityError:
         # Two submits raced past the status check; the database kept exactly one roll.
@@ -477,6 +481,17 @@ def _mark_rolled(request: CheckRequest) -> None:
             [CheckRequest.Status.ROLLED.value, request.pk],
         )
     request.status = CheckRequest.Status.ROLLED
+
+
+def _entry_scene_lock(request_id: int) -> None:
+    """Lock the scene an entry check may put its character into, before the check itself:
+    scene_end takes the scene first too, so a roll and the end of the scene queue up
+    instead of deadlocking. Other checks have no such scene and lock nothing here."""
+    from ..models import Scene, StageRequest
+
+    Scene.objects.select_for_update().filter(
+        pk__in=StageRequest.objects.filter(check_request_id=request_id).values("scene_id")
+    ).first()
 
 
 def _check_roll_locked(

@@ -328,6 +328,8 @@ def handout_reveal(*, session: GameSession, by, handout: Handout) -> HandoutReve
             )
         readers = [row.character.owner]
     with transaction.atomic():
+        # Under the session's lock a second tab's reveal sees the first one and is refused.
+        _locked(session)
         if HandoutReveal.objects.filter(session=session, handout=handout).exists():
             raise ValidationError(_("That handout is already revealed."))
         reveal = HandoutReveal.objects.create(session=session, handout=handout, revealed_by=by)
@@ -359,6 +361,9 @@ def slot_assign(*, session: GameSession, by, character: Character, slot: int | N
     if slot is not None and not 1 <= slot <= 12:
         raise ValidationError({"slot": _("PC slots are numbered 1 to 12.")})
     with transaction.atomic():
+        # Slots are unique per session only here: under the session's lock, a second tab
+        # giving the same slot to another character sees the first and is refused.
+        _locked(session)
         row = _participation(session, character)
         if slot is not None:
             taken = (

@@ -37,7 +37,9 @@ TEXT_LIMITS = {"title": 160, "place": 160, "purpose": 300}
 def _running(session: GameSession, *, lock: bool = False) -> Scene:
     scenes = Scene.objects.filter(session=session, status=Scene.Status.RUNNING)
     if lock:
-        scenes = scenes.select_for_update()
+        # Only the scene row: PostgreSQL refuses FOR UPDATE on the nullable side of the
+        # outer join to a master scene's (absent) scene player.
+        scenes = scenes.select_for_update(of=("self",))
     scene = scenes.select_related("scene_player").first()
     if scene is None:
         raise ValidationError(_("No scene is running."))
@@ -192,20 +194,15 @@ def scene_start(
     return scene
 
 
-def scene_end(*, session: GameSession, by, backstage_notes: str = "") -> Scene:
+def scene_end(*, session: GameSession, by, backstage_notes: str = "", rng=None) -> Scene:
     """End the running scene: everyone leaves the stage, open requests lapse, the GM's
-    backstage notes are kept GM-only, and the after-scene rule (if any) is applied."""
+    backstage notes are kept GM-only, and the after-scene rule (if any) is applied
+    (rolled with `rng` when given, for a reproducible amount)."""
     require_gm(session, by)
     with transaction.atomic():
         scene = _running(session, lock=True)
         now = timezone.now()
-        lapsed = StageRequest.objects.filter(scene=scene, status__in=StageRequest.OPEN_STATUSES)
-        for request in lapsed.select_related("check_request"):
-            if request.check_request and request.check_request.status == "pending":
-                CheckRequest.objects.filter(pk=request.check_request_id).update(
-                    status=CheckRequest.Status.CANCELLED
-                )
-        lapsed.update(status=StageRequest.Status.WITHDRAWN, decided_at=now)
+        _lapse(StageRequest.objects.filter(scene=scene, status__in=StageRequest.OPEN_STATUSES))
         appeared = set(
             Appearance.objects.filter(scene=scene).values_list("character_id", flat=True)
         )
@@ -232,7 +229,7 @@ def scene_end(*, session: GameSession, by, backstage_notes: str = "") -> Scene:
                 },
                 visibility=TimelineEvent.Visibility.GM,
             )
-        _after_scene(session, scene, appeared, by)
+        _after_scene(session, scene, appeared, by, rng)
     return scene
 
 
@@ -305,9 +302,23 @@ def stage_take_out(*, session: GameSession, by, character: Character) -> None:
 
 
 def _lapse_requests(scene: Scene, character: Character, *, kinds) -> None:
-    StageRequest.objects.filter(
-        scene=scene, character=character, kind__in=kinds, status__in=StageRequest.OPEN_STATUSES
-    ).update(status=StageRequest.Status.WITHDRAWN, decided_at=timezone.now())
+    _lapse(
+        StageRequest.objects.filter(
+            scene=scene,
+            character=character,
+            kind__in=kinds,
+            status__in=StageRequest.OPEN_STATUSES,
+        )
+    )
+
+
+def _lapse(requests) -> None:
+    """Withdraw open requests, with the entry checks still waiting for their roll: a roll
+    could no longer change anything, and the player should not be asked for it."""
+    CheckRequest.objects.filter(
+        stage_request__in=requests, status=CheckRequest.Status.PENDING
+    ).update(status=CheckRequest.Status.CANCELLED)
+    requests.update(status=StageRequest.Status.WITHDRAWN, decided_at=timezone.now())
 
 
 def _require_in_play(session: GameSession, character: Character) -> None:
@@ -379,8 +390,10 @@ def companion_propose(*, session: GameSession, by, character: Character) -> Stag
 
 def _locked_request(request_id: int, session: GameSession) -> StageRequest:
     try:
+        # Lock the request row alone: its scene is locked (first) only by those who change
+        # the stage, in the order scene_end takes them.
         return (
-            StageRequest.objects.select_for_update()
+            StageRequest.objects.select_for_update(of=("self",))
             .select_related("scene__session__rules_profile", "character__owner")
             .get(pk=request_id, scene__session=session)
         )
@@ -465,6 +478,11 @@ def stage_request_decide(
     entry condition: a check to roll first, or a cost paid from a resource."""
     require_gm(session, by)
     with transaction.atomic():
+        # The scene first, then the request, as scene_end and stage_bring_in take them:
+        # an "allow" and the end of the scene then queue up instead of deadlocking.
+        Scene.objects.select_for_update().filter(
+            pk__in=StageRequest.objects.filter(pk=request_id).values("scene_id")
+        ).first()
         request = _locked_request(request_id, session)
         scene = request.scene
         _require_open(request, StageRequest.Status.PENDING)
