@@ -4,12 +4,14 @@ from .models import (
     Character,
     CheckRequest,
     Contest,
+    ExperienceEntry,
     GameSession,
     Invite,
     Membership,
     Presence,
     Roll,
     RulesProfile,
+    SessionSignoff,
     Table,
     TimelineEvent,
 )
@@ -98,6 +100,34 @@ class RollAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request):
         return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(ExperienceEntry)
+class ExperienceEntryAdmin(admin.ModelAdmin):
+    """Read-only: the ledger is append-only; a mistake is fixed by a correction entry."""
+
+    list_display = ["person", "table", "session", "kind", "amount", "balance_after", "created_at"]
+    list_filter = ["kind"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(SessionSignoff)
+class SessionSignoffAdmin(admin.ModelAdmin):
+    list_display = ["session", "signer_name", "signed_at"]
 
     def has_change_permission(self, request, obj=None):
         return False

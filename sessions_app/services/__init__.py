@@ -135,3 +135,27 @@ __all__ += [
     "stage_require",
     "stage_take_out",
 ]
+
+from .experience import (  # noqa: E402
+    CLEANUP_ITEMS,
+    AwardLine,
+    award_recipients,
+    experience_award_session,
+    experience_correct,
+    growth_spend,
+    session_cleanup_save,
+    session_close,
+    session_sheet_sign,
+)
+
+__all__ += [
+    "CLEANUP_ITEMS",
+    "AwardLine",
+    "award_recipients",
+    "experience_award_session",
+    "experience_correct",
+    "growth_spend",
+    "session_cleanup_save",
+    "session_close",
+    "session_sheet_sign",
+]
