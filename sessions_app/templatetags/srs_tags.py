@@ -86,3 +86,11 @@ def complement(chance) -> Fraction:
 def die_src(face) -> str:
     """URL of the picture of a d6 face (through the storage, so hashed names work)."""
     return static(f"img/dice/d{int(face)}.svg")
+
+
+@register.filter
+def experience_label(label: str) -> str:
+    """Translate the experience lines the app ships; a group's own reasons show as typed."""
+    from ..models import SHIPPED_EXPERIENCE_LABELS
+
+    return _(label) if label in SHIPPED_EXPERIENCE_LABELS else label
