@@ -3,7 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from minigames import views as minigames
-from sessions_app.views import characters, room, scenarios, stage, stats, tables
+from sessions_app.views import characters, experience, room, scenarios, stage, stats, tables
 
 session_patterns = [
     path("", room.session_room, name="session_room"),
@@ -23,6 +23,10 @@ session_patterns = [
     path("rolls/<int:roll_id>/void/", room.roll_void, name="roll_void"),
     path("matches/", minigames.match_create, name="match_create"),
     path("dice/", stats.session_dice, name="session_dice"),
+    path("afterplay/", experience.afterplay, name="afterplay"),
+    path("afterplay/cleanup/", experience.afterplay_cleanup, name="afterplay_cleanup"),
+    path("sheet/", experience.session_sheet, name="session_sheet"),
+    path("sheet/sign/", experience.session_sheet_sign, name="session_sheet_sign"),
 ]
 
 # Scenarios: a GM's preparation, seen by its writer alone. ------------------------------------
@@ -71,6 +75,21 @@ urlpatterns = [
     path("tables/<int:table_id>/characters/new/", characters.character_new, name="character_new"),
     path("tables/<int:table_id>/profile/", characters.profile_edit, name="profile_edit"),
     path("tables/<int:table_id>/dice/", stats.table_dice, name="table_dice"),
+    path(
+        "tables/<int:table_id>/experience/",
+        experience.experience_ledger,
+        name="experience_ledger",
+    ),
+    path(
+        "tables/<int:table_id>/experience/<int:user_id>/record/",
+        experience.record_sheet,
+        name="record_sheet",
+    ),
+    path(
+        "tables/<int:table_id>/experience/<int:user_id>/correct/",
+        experience.experience_correct,
+        name="experience_correct",
+    ),
     path("characters/<int:character_id>/", characters.character_edit, name="character_edit"),
     path("invite/<str:token>/", tables.invite_landing, name="invite"),
     path("matches/<int:match_id>/", minigames.match_detail, name="match_detail"),

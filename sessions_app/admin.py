@@ -5,6 +5,7 @@ from .models import (
     Character,
     CheckRequest,
     Contest,
+    ExperienceEntry,
     GameSession,
     Handout,
     HandoutReveal,
@@ -19,6 +20,7 @@ from .models import (
     Scenario,
     ScenarioNpc,
     Scene,
+    SessionSignoff,
     StageRequest,
     Table,
     TimelineEvent,
@@ -206,3 +208,22 @@ class AppearanceAdmin(ReadOnlyAdmin):
 class StageRequestAdmin(ReadOnlyAdmin):
     list_display = ["character", "scene", "kind", "status", "requested_by", "decided_by"]
     list_filter = ["kind", "status"]
+
+
+@admin.register(SessionSignoff)
+class SessionSignoffAdmin(admin.ModelAdmin):
+    list_display = ["session", "signer_name", "signed_at"]
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(ExperienceEntry)
+class ExperienceEntryAdmin(ReadOnlyAdmin):
+    """The ledger is append-only: a mistake is fixed by a correction entry."""
+
+    list_display = ["person", "table", "session", "kind", "amount", "balance_after", "created_at"]
+    list_filter = ["kind"]

@@ -2,10 +2,12 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from .models import RulesProfile
 from .services.timeline import CHAT_MAX_LENGTH
+from .templatetags.srs_tags import experience_label
 
 
 class SignupForm(UserCreationForm):
@@ -296,6 +298,25 @@ class RulesProfileForm(forms.ModelForm):
         help_text=_("One name per line, in the order the sheets list them."),
         required=False,
     )
+    experience_line_text = forms.CharField(
+        label=_("Standard experience lines"),
+        widget=forms.Textarea(attrs={"rows": 6}),
+        help_text=_(
+            "What the GM ticks in after-play. One per line, as reason = points, "
+            "e.g. <code>Attended the session = 1</code>."
+        ),
+        required=False,
+    )
+    growth_catalogue_text = forms.CharField(
+        label=_("Growth catalogue"),
+        widget=forms.Textarea(attrs={"rows": 6}),
+        help_text=_(
+            "What experience buys. One per line, as name | cost | judgement value | change "
+            "| limit per character; the last three may be left out. "
+            "e.g. <code>+1 Strength | 10 | Strength | 1 | 3</code> or <code>New skill | 5</code>."
+        ),
+        required=False,
+    )
 
     class Meta:
         model = RulesProfile
@@ -308,12 +329,20 @@ class RulesProfileForm(forms.ModelForm):
             "ordinary_from",
             "hard_from",
             "extreme_from",
+            "growth_enabled",
+            "free_growth_allowed",
         ]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["judgement_value_lines"].initial = "\n".join(
             self.instance.judgement_value_names or []
+        )
+        self.fields["experience_line_text"].initial = experience_lines_text(
+            self.instance.experience_lines or []
+        )
+        self.fields["growth_catalogue_text"].initial = growth_catalogue_text(
+            self.instance.growth_catalogue or []
         )
         for name in ("critical", "fumble"):
             self.fields[name].widget.attrs.update({"min": 2, "max": 12})
@@ -324,3 +353,262 @@ class RulesProfileForm(forms.ModelForm):
         if len(set(names)) != len(names):
             raise forms.ValidationError(_("Each judgement value name may appear once."))
         return names
+
+    def clean_experience_line_text(self):
+        lines = []
+        for number, raw in enumerate(self.cleaned_data["experience_line_text"].splitlines(), 1):
+            if not raw.strip():
+                continue
+            label, sep, amount = raw.rpartition("=")
+            label = label.strip()
+            try:
+                amount = int(amount.strip())
+            except ValueError:
+                amount = None
+            if not sep or not label or amount is None or not 0 <= amount <= 1000:
+                raise forms.ValidationError(
+                    _("Line %(line)d: write it as reason = points (0 to 1000).") % {"line": number}
+                )
+            if len(label) > 200:
+                raise forms.ValidationError(
+                    _("Line %(line)d: a reason can be at most 200 characters.") % {"line": number}
+                )
+            lines.append({"label": label, "amount": amount})
+        return lines
+
+    def clean_growth_catalogue_text(self):
+        items = []
+        labels = set()
+        for number, raw in enumerate(self.cleaned_data["growth_catalogue_text"].splitlines(), 1):
+            if not raw.strip():
+                continue
+            parts = [part.strip() for part in raw.split("|")]
+            parts += [""] * (5 - len(parts))
+            label, cost, value_name, delta, limit = parts[:5]
+            problem = len(parts) > 5 or not label or len(label) > 200
+            try:
+                cost = int(cost)
+                delta = int(delta) if delta else (1 if value_name else 0)
+                limit = int(limit) if limit else None
+            except ValueError:
+                problem = True
+            else:
+                problem = (
+                    problem
+                    or not 1 <= cost <= 1000
+                    or (limit is not None and limit < 1)
+                    or (value_name and delta == 0)
+                    or len(value_name) > 60
+                )
+            if problem:
+                raise forms.ValidationError(
+                    _(
+                        "Line %(line)d: write it as name | cost | judgement value | change | "
+                        "limit, with a cost from 1 to 1000."
+                    )
+                    % {"line": number}
+                )
+            if label in labels:
+                raise forms.ValidationError(
+                    _("Line %(line)d: each name may appear once.") % {"line": number}
+                )
+            labels.add(label)
+            items.append(
+                {
+                    "label": label,
+                    "cost": cost,
+                    "value_name": value_name,
+                    "delta": delta,
+                    "limit": limit,
+                }
+            )
+        return items
+
+    def clean(self):
+        cleaned = super().clean()
+        names = cleaned.get("judgement_value_lines")
+        for item in cleaned.get("growth_catalogue_text") or []:
+            if names is not None and item["value_name"] and item["value_name"] not in names:
+                self.add_error(
+                    "growth_catalogue_text",
+                    _("%(item)s raises %(name)s, which is not one of the judgement values.")
+                    % {"item": item["label"], "name": item["value_name"]},
+                )
+        return cleaned
+
+    def save(self, commit=True):
+        self.instance.experience_lines = self.cleaned_data["experience_line_text"]
+        self.instance.growth_catalogue = self.cleaned_data["growth_catalogue_text"]
+        return super().save(commit=commit)
+
+
+def experience_lines_text(lines: list[dict]) -> str:
+    return "\n".join(f"{line['label']} = {line['amount']}" for line in lines)
+
+
+def growth_catalogue_text(items: list[dict]) -> str:
+    rows = []
+    for item in items:
+        parts = [item["label"], str(item["cost"])]
+        if item.get("value_name") or item.get("limit"):
+            parts += [item.get("value_name") or "", str(item.get("delta") or 0)]
+        if item.get("limit"):
+            parts.append(str(item["limit"]))
+        rows.append(" | ".join(parts))
+    return "\n".join(rows)
+
+
+class AwardForm(forms.Form):
+    """The after-play form: for each person the standard lines (ticked, amount editable)
+    and a few free lines."""
+
+    FREE_LINES = 2
+
+    def __init__(self, *args, people, lines, **kwargs):
+        kwargs.setdefault("auto_id", "award_%s")
+        super().__init__(*args, **kwargs)
+        self.people = list(people)
+        self.lines = list(lines)
+        for person in self.people:
+            for index, line in enumerate(self.lines):
+                label = experience_label(line["label"])
+                self.fields[f"p{person.pk}_line{index}"] = forms.BooleanField(
+                    label=label, required=False, initial=True
+                )
+                self.fields[f"p{person.pk}_amount{index}"] = forms.IntegerField(
+                    label=_("Points for “%(line)s”") % {"line": label},
+                    min_value=0,
+                    max_value=1000,
+                    initial=line["amount"],
+                )
+            for index in range(self.FREE_LINES):
+                self.fields[f"p{person.pk}_free{index}_reason"] = forms.CharField(
+                    label=_("Other reason"), max_length=200, required=False
+                )
+                self.fields[f"p{person.pk}_free{index}_amount"] = forms.IntegerField(
+                    label=_("Points"), min_value=0, max_value=1000, required=False
+                )
+
+    def blocks(self):
+        """Return per person the bound fields, in the order the page shows them."""
+        for person in self.people:
+            yield {
+                "person": person,
+                "lines": [
+                    (self[f"p{person.pk}_line{i}"], self[f"p{person.pk}_amount{i}"])
+                    for i in range(len(self.lines))
+                ],
+                "free": [
+                    (self[f"p{person.pk}_free{i}_reason"], self[f"p{person.pk}_free{i}_amount"])
+                    for i in range(self.FREE_LINES)
+                ],
+            }
+
+    def clean(self):
+        cleaned = super().clean()
+        for person in self.people:
+            for index in range(self.FREE_LINES):
+                reason = cleaned.get(f"p{person.pk}_free{index}_reason")
+                amount = cleaned.get(f"p{person.pk}_free{index}_amount")
+                if amount and not reason:
+                    self.add_error(
+                        f"p{person.pk}_free{index}_reason", _("Give a reason for these points.")
+                    )
+        return cleaned
+
+    def awards(self):
+        """Return {user id: [AwardLine]} from the ticked and filled-in lines."""
+        from .services import AwardLine
+
+        awards = {}
+        for person in self.people:
+            lines = []
+            for index, line in enumerate(self.lines):
+                amount = self.cleaned_data.get(f"p{person.pk}_amount{index}") or 0
+                if self.cleaned_data.get(f"p{person.pk}_line{index}") and amount:
+                    lines.append(AwardLine(amount=amount, reason=line["label"]))
+            for index in range(self.FREE_LINES):
+                amount = self.cleaned_data.get(f"p{person.pk}_free{index}_amount") or 0
+                reason = self.cleaned_data.get(f"p{person.pk}_free{index}_reason") or ""
+                if amount:
+                    lines.append(AwardLine(amount=amount, reason=reason))
+            awards[person.pk] = lines
+        return awards
+
+
+class CleanupForm(forms.Form):
+    def __init__(self, *args, items, **kwargs):
+        kwargs.setdefault("auto_id", "cleanup_%s")
+        super().__init__(*args, **kwargs)
+        for key, label in items.items():
+            self.fields[key] = forms.BooleanField(label=gettext(label), required=False)
+
+    def done(self) -> dict[str, bool]:
+        return {key: bool(self.cleaned_data.get(key)) for key in self.fields}
+
+
+class GrowthForm(forms.Form):
+    character = forms.ModelChoiceField(label=_("PC"), queryset=None, empty_label=None)
+    item = forms.ChoiceField(label=_("Growth"), required=False)
+    description = forms.CharField(label=_("Describe the growth"), max_length=200, required=False)
+    cost = forms.IntegerField(label=_("Cost"), min_value=1, max_value=1000, required=False)
+    session = forms.ModelChoiceField(
+        label=_("Write it on the session sheet of"),
+        queryset=None,
+        required=False,
+        empty_label=_("— no session —"),
+    )
+
+    def __init__(self, *args, characters, profile, sessions, **kwargs):
+        kwargs.setdefault("auto_id", "growth_%s")
+        super().__init__(*args, **kwargs)
+        self.profile = profile
+        self.fields["character"].queryset = characters
+        choices = [
+            (
+                item["label"],
+                _("%(label)s (cost %(cost)d)") % {"label": item["label"], "cost": item["cost"]},
+            )
+            for item in profile.growth_catalogue or []
+        ]
+        if profile.free_growth_allowed:
+            choices.append(("", _("Something else (describe it and give the cost)")))
+        else:
+            del self.fields["description"]
+            del self.fields["cost"]
+        self.fields["item"].choices = choices
+        self.fields["session"].queryset = sessions
+        self.fields["session"].initial = sessions.first()
+
+    def clean(self):
+        cleaned = super().clean()
+        if not cleaned.get("item") and "description" in self.fields:
+            if not cleaned.get("description"):
+                self.add_error("description", _("Describe the growth."))
+            if not cleaned.get("cost"):
+                self.add_error("cost", _("Give the cost."))
+        return cleaned
+
+
+class CorrectionForm(forms.Form):
+    amount = forms.IntegerField(
+        label=_("Points"),
+        min_value=-1000,
+        max_value=1000,
+        help_text=_("Negative to take points away; the balance never goes below zero."),
+    )
+    reason = forms.CharField(label=_("Reason"), max_length=200)
+    corrects = forms.ModelChoiceField(
+        label=_("Corrects the entry"),
+        queryset=None,
+        required=False,
+        empty_label=_("— none —"),
+    )
+
+    def __init__(self, *args, entries, **kwargs):
+        kwargs.setdefault("auto_id", "correction_%s")
+        super().__init__(*args, **kwargs)
+        self.fields["corrects"].queryset = entries
+        self.fields["corrects"].label_from_instance = lambda entry: (
+            f"{entry.created_at:%Y-%m-%d} {entry.amount:+d} {entry.reason}"
+        )

@@ -9,6 +9,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
 
 
 class EntryCondition(models.TextChoices):
@@ -31,6 +32,24 @@ class Phase(models.TextChoices):
 
 MAIN_PLAY_PHASES = (Phase.OPENING, Phase.MIDDLE, Phase.CLIMAX, Phase.ENDING)
 PHASE_ORDER = (Phase.PRE_PLAY, *MAIN_PLAY_PHASES, Phase.AFTER_PLAY, Phase.CLOSED)
+
+
+# Stored in English and translated on display, like the shipped judgement value names.
+SHIPPED_EXPERIENCE_LABELS = [
+    gettext_noop("Attended the session"),
+    gettext_noop("Reached the scenario's goal"),
+    gettext_noop("Good roleplay"),
+    gettext_noop("Helped the game run"),
+    gettext_noop("GM's award"),
+]
+
+
+def default_experience_lines() -> list[dict]:
+    """Return the after-play lines a profile offers unless its designer says otherwise.
+
+    The rules leave amounts to each game; one point a line is a neutral start.
+    """
+    return [{"label": label, "amount": 1} for label in SHIPPED_EXPERIENCE_LABELS]
 
 
 class RulesProfile(models.Model):
@@ -104,6 +123,29 @@ class RulesProfile(models.Model):
         max_length=40,
         blank=True,
         help_text=_("A number or a dice expression such as 1D6."),
+    )
+    experience_lines = models.JSONField(
+        _("standard experience lines"),
+        default=default_experience_lines,
+        blank=True,
+        help_text=_("The lines the GM ticks in after-play: [{label, amount}]."),
+    )
+    # The rules allow a game without growth but call it "not recommended".
+    growth_enabled = models.BooleanField(
+        _("growth"),
+        default=True,
+        help_text=_("Off: experience cannot be spent (the rules call this not recommended)."),
+    )
+    growth_catalogue = models.JSONField(
+        _("growth catalogue"),
+        default=list,
+        blank=True,
+        help_text=_("What experience buys: [{label, cost, value_name, delta, limit}]."),
+    )
+    free_growth_allowed = models.BooleanField(
+        _("free-form growth"),
+        default=True,
+        help_text=_("Players may also spend on growth they describe themselves, at a cost."),
     )
 
     class Meta:
@@ -278,6 +320,9 @@ class GameSession(models.Model):
     player_order = models.JSONField(_("player order"), default=list, blank=True)
     # The GM's own preparation ticks (rulebook read, scenario chosen, tools ready).
     preparation = models.JSONField(_("GM preparation"), default=dict, blank=True)
+    # After-play: experience is confirmed once, then the cleanup is ticked and it closes.
+    experience_confirmed_at = models.DateTimeField(_("experience confirmed"), null=True, blank=True)
+    cleanup = models.JSONField(_("cleanup"), default=dict, blank=True)
 
     class Meta:
         verbose_name = _("session")
@@ -1027,3 +1072,122 @@ class StageRequest(models.Model):
     @property
     def is_open(self) -> bool:
         return self.status in self.OPEN_STATUSES
+
+
+class ExperienceEntry(AppendOnlyModel):
+    """One line of a person's experience ledger at a table: an award, a spending or a fix.
+
+    Experience belongs to the person, not to a character. Rows are never edited: a mistake
+    is fixed by a correction entry, and each row carries the balance after it.
+    """
+
+    class Kind(models.TextChoices):
+        AWARD = "award", _("Award")
+        SPEND = "spend", _("Spending")
+        CORRECTION = "correction", _("Correction")
+
+    table = models.ForeignKey(
+        Table,
+        verbose_name=_("table"),
+        on_delete=models.CASCADE,
+        related_name="experience_entries",
+    )
+    person = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("person"),
+        on_delete=models.PROTECT,
+        related_name="experience_entries",
+    )
+    session = models.ForeignKey(
+        GameSession,
+        verbose_name=_("session"),
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="experience_entries",
+    )
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    amount = models.IntegerField(_("amount"))
+    reason = models.CharField(_("reason"), max_length=200)
+    character = models.ForeignKey(
+        Character,
+        verbose_name=_("character"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="experience_entries",
+    )
+    growth = models.JSONField(
+        _("growth"),
+        default=dict,
+        blank=True,
+        help_text=_("What a spending bought: catalogue item, judgement value, change."),
+    )
+    balance_after = models.IntegerField(_("balance after"))
+    corrects = models.ForeignKey(
+        "self",
+        verbose_name=_("corrects"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="corrections",
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("written by"),
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("experience entry")
+        verbose_name_plural = _("experience entries")
+        ordering = ["table_id", "person_id", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(balance_after__gte=0), name="experience_balance_not_negative"
+            ),
+            models.CheckConstraint(
+                condition=~Q(kind="award") | Q(amount__gt=0), name="experience_award_positive"
+            ),
+            models.CheckConstraint(
+                condition=~Q(kind="spend") | Q(amount__lt=0, character__isnull=False),
+                name="experience_spend_on_a_character",
+            ),
+            models.CheckConstraint(
+                condition=~Q(kind="correction") | ~Q(amount=0),
+                name="experience_correction_not_zero",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.person} {self.amount:+d} ({self.reason})"
+
+
+class SessionSignoff(AppendOnlyModel):
+    """The GM's stamp on a session sheet: the experience written there is confirmed."""
+
+    session = models.OneToOneField(
+        GameSession,
+        verbose_name=_("session"),
+        on_delete=models.CASCADE,
+        related_name="signoff",
+    )
+    signed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("signed by"),
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    # The name as it read on the day: the stamp must not change if the account is renamed.
+    signer_name = models.CharField(_("name on the stamp"), max_length=150)
+    signed_at = models.DateTimeField(_("signed"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("session sheet sign-off")
+        verbose_name_plural = _("session sheet sign-offs")
+        ordering = ["-signed_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.session} ({self.signer_name})"

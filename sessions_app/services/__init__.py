@@ -173,3 +173,27 @@ __all__ += [
     "scenario_npc_update",
     "scenario_update",
 ]
+
+from .experience import (  # noqa: E402
+    CLEANUP_ITEMS,
+    AwardLine,
+    award_recipients,
+    experience_award_session,
+    experience_correct,
+    growth_spend,
+    session_cleanup_save,
+    session_close,
+    session_sheet_sign,
+)
+
+__all__ += [
+    "CLEANUP_ITEMS",
+    "AwardLine",
+    "award_recipients",
+    "experience_award_session",
+    "experience_correct",
+    "growth_spend",
+    "session_cleanup_save",
+    "session_close",
+    "session_sheet_sign",
+]

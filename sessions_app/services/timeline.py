@@ -18,7 +18,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ..models import GameSession, Membership, Presence, TimelineEvent
+from ..models import GameSession, Membership, Phase, Presence, TimelineEvent
 from ..selectors import membership_get
 
 CHAT_MAX_LENGTH = 2000
@@ -97,12 +97,17 @@ def timeline_append(
     payload: dict | None = None,
     visibility: str = TimelineEvent.Visibility.EVERYONE,
     audience: Iterable = (),
+    allow_closed: bool = False,
 ) -> TimelineEvent:
     """Append one event to the session's timeline and announce it once committed.
 
     The session row is locked while the next sequence number is taken, so concurrent
     appends (from any process) get distinct, gapless numbers in commit order.
+    A closed session's record is read-only: only `allow_closed` callers (sign-off,
+    corrections of experience) may still add to it.
     """
+    if session.phase == Phase.CLOSED and not allow_closed:
+        raise ValidationError(_("This session is closed: its record is read-only."))
     audience = list(audience)
     if visibility == TimelineEvent.Visibility.USERS and not audience:
         raise ValidationError(_("An event for listed users needs at least one user."))

@@ -96,3 +96,11 @@ def phase_label(phase: str) -> str:
         return Phase(phase).label
     except ValueError:
         return phase
+
+
+@register.filter
+def experience_label(label: str) -> str:
+    """Translate the experience lines the app ships; a group's own reasons show as typed."""
+    from ..models import SHIPPED_EXPERIENCE_LABELS
+
+    return _(label) if label in SHIPPED_EXPERIENCE_LABELS else label

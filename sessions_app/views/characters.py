@@ -138,6 +138,7 @@ def character_edit(request, character_id: int):
             "kind": character.kind,
             "character": character,
             "editable": editable,
+            "growth_history": selectors.character_growth(character=character),
         },
         status=400 if form.errors else 200,
     )

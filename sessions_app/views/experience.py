@@ -1,0 +1,264 @@
+"""After-play, the experience ledger, growth, and the record and session sheets."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from .. import selectors, services
+from ..forms import AwardForm, CleanupForm, CorrectionForm, GrowthForm
+from ..models import Character, ExperienceEntry, Membership, Phase, Table
+from .common import apply_errors, member_session
+
+
+def _is_gm(membership: Membership) -> bool:
+    return membership.role == Membership.Role.GM
+
+
+def _refused(request, error) -> None:
+    for message in getattr(error, "messages", None) or [str(error)]:
+        messages.error(request, message)
+
+
+def _afterplay_context(request, session, membership, *, award_form=None, cleanup_form=None):
+    viewer_is_gm = _is_gm(membership)
+    context = {
+        "session": session,
+        "viewer_is_gm": viewer_is_gm,
+        "confirmed": session.experience_confirmed_at is not None,
+        "closed": session.phase == Phase.CLOSED,
+        "sheet": selectors.session_sheet(session=session),
+    }
+    if viewer_is_gm and session.phase == Phase.AFTER_PLAY:
+        if session.experience_confirmed_at is None:
+            context["award_form"] = award_form or AwardForm(
+                people=services.award_recipients(session=session),
+                lines=session.rules_profile.experience_lines or [],
+            )
+        else:
+            context["cleanup_form"] = cleanup_form or CleanupForm(
+                items=services.CLEANUP_ITEMS, initial=session.cleanup or {}
+            )
+    return context
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def afterplay(request, session_id: int):
+    """The after-play panel: the GM's award form; everyone sees the awards once confirmed."""
+    session, membership = member_session(request, session_id)
+    if session.phase not in (Phase.AFTER_PLAY, Phase.CLOSED):
+        raise Http404
+    form = None
+    if request.method == "POST":
+        if not _is_gm(membership):
+            raise PermissionDenied
+        form = AwardForm(
+            request.POST,
+            people=services.award_recipients(session=session),
+            lines=session.rules_profile.experience_lines or [],
+        )
+        if form.is_valid():
+            try:
+                services.experience_award_session(
+                    session=session, by=request.user, awards=form.awards()
+                )
+            except ValidationError as error:
+                apply_errors(form, error)
+            else:
+                messages.success(request, _("The experience awards are confirmed."))
+                return redirect("afterplay", session_id=session.pk)
+    return render(
+        request,
+        "sessions_app/afterplay.html",
+        _afterplay_context(request, session, membership, award_form=form),
+        status=400 if form is not None and form.errors else 200,
+    )
+
+
+@login_required
+@require_POST
+def afterplay_cleanup(request, session_id: int):
+    """Save the cleanup checklist, or save it and close the session."""
+    session, membership = member_session(request, session_id)
+    if not _is_gm(membership):
+        raise PermissionDenied
+    form = CleanupForm(request.POST, items=services.CLEANUP_ITEMS)
+    form.is_valid()
+    try:
+        if request.POST.get("action") == "close":
+            services.session_close(session=session, by=request.user, done=form.done())
+            messages.success(request, _("The session is closed."))
+        else:
+            services.session_cleanup_save(session=session, by=request.user, done=form.done())
+            messages.success(request, _("The checklist was saved."))
+    except ValidationError as error:
+        _refused(request, error)
+    return redirect("afterplay", session_id=session.pk)
+
+
+@login_required
+def session_sheet(request, session_id: int):
+    """The printable session sheet (セッションシート): every member may read it."""
+    session, membership = member_session(request, session_id)
+    return render(
+        request,
+        "sessions_app/session_sheet.html",
+        {
+            "session": session,
+            "viewer_is_gm": _is_gm(membership),
+            "sheet": selectors.session_sheet(session=session),
+        },
+    )
+
+
+@login_required
+@require_POST
+def session_sheet_sign(request, session_id: int):
+    session, membership = member_session(request, session_id)
+    if not _is_gm(membership):
+        raise PermissionDenied
+    try:
+        services.session_sheet_sign(session=session, by=request.user)
+    except ValidationError as error:
+        _refused(request, error)
+    else:
+        messages.success(request, _("The session sheet is signed."))
+    return redirect("session_sheet", session_id=session.pk)
+
+
+def _member_table(request, table_id: int) -> tuple[Table, Membership]:
+    table = get_object_or_404(Table.objects.select_related("gm"), pk=table_id)
+    membership = selectors.membership_get(user=request.user, table_id=table.pk)
+    if membership is None:
+        raise Http404
+    return table, membership
+
+
+def _growth_form(request, table, data=None):
+    return GrowthForm(
+        data,
+        characters=selectors.table_characters(table=table, kind=Character.Kind.PC).filter(
+            owner=request.user
+        ),
+        profile=selectors.table_profile(table=table),
+        sessions=selectors.sheet_sessions(table=table),
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def experience_ledger(request, table_id: int):
+    """My experience at this table: balance, every entry, and the growth form."""
+    table, membership = _member_table(request, table_id)
+    form = _growth_form(request, table, request.POST if request.method == "POST" else None)
+    profile = selectors.table_profile(table=table)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            entry = services.growth_spend(
+                character=data["character"],
+                by=request.user,
+                item_label=data.get("item") or "",
+                description=data.get("description") or "",
+                cost=data.get("cost"),
+                session=data.get("session"),
+            )
+        except ValidationError as error:
+            apply_errors(form, error)
+        else:
+            messages.success(
+                request,
+                _("%(name)s: %(growth)s (−%(cost)d points).")
+                % {"name": entry.character.name, "growth": entry.reason, "cost": -entry.amount},
+            )
+            return redirect("experience_ledger", table_id=table.pk)
+    return render(
+        request,
+        "sessions_app/experience_ledger.html",
+        {
+            "table": table,
+            "viewer_is_gm": _is_gm(membership),
+            "entries": selectors.ledger_for(table=table, user=request.user),
+            "balance": selectors.balance_of(table=table, user=request.user),
+            "profile": profile,
+            "growth_form": form,
+            "members": selectors.table_members(table=table) if _is_gm(membership) else [],
+        },
+        status=400 if form.errors else 200,
+    )
+
+
+def _record_person(request, table: Table, membership: Membership, user_id: int):
+    """The person whose record sheet is asked for: themselves, or anyone for the GM."""
+    if user_id != request.user.pk and not _is_gm(membership):
+        raise Http404
+    person = get_object_or_404(get_user_model(), pk=user_id)
+    if selectors.membership_get(user=person, table_id=table.pk) is None:
+        raise Http404
+    return person
+
+
+def _correction_form(table, person, data=None):
+    return CorrectionForm(
+        data, entries=ExperienceEntry.objects.filter(table=table, person=person).order_by("-id")
+    )
+
+
+@login_required
+def record_sheet(request, table_id: int, user_id: int):
+    """The printable record sheet (レコードシート) of one person at the table."""
+    table, membership = _member_table(request, table_id)
+    person = _record_person(request, table, membership, user_id)
+    return _render_record(request, table, membership, person)
+
+
+def _render_record(request, table, membership, person, *, correction_form=None, status=200):
+    viewer_is_gm = _is_gm(membership)
+    return render(
+        request,
+        "sessions_app/record_sheet.html",
+        {
+            "table": table,
+            "person": person,
+            "viewer_is_gm": viewer_is_gm,
+            "record": selectors.record_sheet(table=table, user=person),
+            "correction_form": (correction_form or _correction_form(table, person))
+            if viewer_is_gm
+            else None,
+        },
+        status=status,
+    )
+
+
+@login_required
+@require_POST
+def experience_correct(request, table_id: int, user_id: int):
+    """Append a correction to a person's ledger (the GM)."""
+    table, membership = _member_table(request, table_id)
+    if not _is_gm(membership):
+        raise PermissionDenied
+    person = _record_person(request, table, membership, user_id)
+    form = _correction_form(table, person, request.POST)
+    if form.is_valid():
+        try:
+            services.experience_correct(
+                table=table,
+                by=request.user,
+                person=person,
+                amount=form.cleaned_data["amount"],
+                reason=form.cleaned_data["reason"],
+                corrects=form.cleaned_data["corrects"],
+            )
+        except ValidationError as error:
+            apply_errors(form, error)
+        else:
+            messages.success(request, _("The correction was added."))
+            return redirect("record_sheet", table_id=table.pk, user_id=person.pk)
+    return _render_record(request, table, membership, person, correction_form=form, status=400)
