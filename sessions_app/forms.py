@@ -211,7 +211,7 @@ class CharacterForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.value_names = list(value_names)
         self.resource_names = list(resource_names)
-        self.kept_resources = dict(character.resources or {}) if character else {}
+        self.kept_resources = dict(getattr(character, "resources", None) or {})
         resource_fields = []
         for index, name in enumerate(self.resource_names):
             held = self.kept_resources.pop(name, {}) or {}

@@ -467,3 +467,31 @@ def sheet_sessions(*, table: Table) -> QuerySet[GameSession]:
     return table.sessions.filter(phase__in=[Phase.AFTER_PLAY, Phase.CLOSED]).order_by(
         "-scheduled_for", "-id"
     )
+
+
+def experience_balances(*, table: Table) -> list[tuple[str, list[tuple[str, int]]]]:
+    """Each member's balance after each session of the table that wrote on the ledger, in
+    play order: the data of the experience chart (one line per member)."""
+    entries = list(
+        ExperienceEntry.objects.filter(table=table, session__isnull=False)
+        .select_related("session", "person")
+        .order_by("id")
+    )
+    sessions = sorted(
+        {entry.session_id: entry.session for entry in entries}.values(),
+        key=lambda session: (session.scheduled_for, session.pk),
+    )
+    after: dict[tuple[int, int], int] = {}
+    for entry in entries:
+        # Later entries on the same session's sheet (growth, corrections) overwrite earlier.
+        after[(entry.person_id, entry.session_id)] = entry.balance_after
+    series = []
+    for membership in table_members(table=table):
+        person = membership.user
+        points, balance = [], 0
+        for session in sessions:
+            balance = after.get((person.pk, session.pk), balance)
+            points.append((f"{session.title} ({session.scheduled_for:%Y-%m-%d})", balance))
+        if any(value for _label, value in points):
+            series.append((person.get_username(), points))
+    return series

@@ -190,6 +190,7 @@ def experience_ledger(request, table_id: int):
             "profile": profile,
             "growth_form": form,
             "members": selectors.table_members(table=table) if _is_gm(membership) else [],
+            "balance_chart": _balance_chart(table),
         },
         status=400 if form.errors else 200,
     )
@@ -262,3 +263,18 @@ def experience_correct(request, table_id: int, user_id: int):
             messages.success(request, _("The correction was added."))
             return redirect("record_sheet", table_id=table.pk, user_id=person.pk)
     return _render_record(request, table, membership, person, correction_form=form, status=400)
+
+
+def _balance_chart(table):
+    """The table's members' balances over its sessions, drawn on the server (SVG)."""
+    from ..charts import line_chart_svg
+
+    series = selectors.experience_balances(table=table)
+    if not series:
+        return None
+    return line_chart_svg(
+        series,
+        title=_("Experience balance after each session"),
+        desc=_("One line per member of the table: their balance after each session."),
+        chart_id="balance-chart",
+    )
