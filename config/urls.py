@@ -3,7 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from minigames import views as minigames
-from sessions_app.views import characters, room, tables
+from sessions_app.views import characters, review, room, tables
 
 session_patterns = [
     path("", room.session_room, name="session_room"),
@@ -20,6 +20,10 @@ session_patterns = [
     path("rolls/<int:roll_id>/reveal/", room.roll_reveal, name="roll_reveal"),
     path("rolls/<int:roll_id>/void/", room.roll_void, name="roll_void"),
     path("matches/", minigames.match_create, name="match_create"),
+    path("review/", review.session_review, name="session_review"),
+    path("export.html", review.session_export_html, name="session_export_html"),
+    path("export.md", review.session_export_markdown, name="session_export_markdown"),
+    path("export.json", review.session_export_json, name="session_export_json"),
 ]
 
 urlpatterns = [
@@ -39,6 +43,7 @@ urlpatterns = [
     path("matches/<int:match_id>/", minigames.match_detail, name="match_detail"),
     path("matches/<int:match_id>/move/", minigames.match_move, name="match_move"),
     path("matches/<int:match_id>/outcome/", minigames.match_outcome, name="match_outcome"),
+    path("import/", review.log_import, name="log_import"),
     path("practice/", minigames.practice, name="practice"),
     path("decks/", minigames.decks, name="decks"),
     path("decks/check/", minigames.deck_check, name="deck_check"),

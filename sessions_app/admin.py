@@ -5,6 +5,7 @@ from .models import (
     CheckRequest,
     Contest,
     GameSession,
+    ImportedLog,
     Invite,
     Membership,
     Presence,
@@ -103,4 +104,18 @@ class RollAdmin(admin.ModelAdmin):
         return False
 
     def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(ImportedLog)
+class ImportedLogAdmin(admin.ModelAdmin):
+    """Read-only: where an imported session came from."""
+
+    list_display = ["session", "imported_by", "imported_at", "complete", "view_of"]
+    list_filter = ["complete"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
         return False

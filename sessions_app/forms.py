@@ -278,3 +278,13 @@ class RulesProfileForm(forms.ModelForm):
         if len(set(names)) != len(names):
             raise forms.ValidationError(_("Each judgement value name may appear once."))
         return names
+
+
+class LogImportForm(forms.Form):
+    """Upload of a session log exported as JSON."""
+
+    file = forms.FileField(
+        label=_("Session log (JSON)"),
+        help_text=_("A file exported from a session's review page, at most 5 MB."),
+        widget=forms.ClearableFileInput(attrs={"accept": ".json,application/json"}),
+    )

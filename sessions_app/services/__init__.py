@@ -135,3 +135,7 @@ __all__ += [
     "stage_require",
     "stage_take_out",
 ]
+
+from .logs import log_clean, log_import  # noqa: E402
+
+__all__ += ["log_clean", "log_import"]
