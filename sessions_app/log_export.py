@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
-from django.template.loader import get_template, render_to_string
+from django.template import engines
+from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.html import strip_tags
 from django.utils.text import slugify
@@ -114,6 +115,11 @@ class LogSection:
     continued: bool = False
     events: list = field(default_factory=list)
     open: bool = False
+
+    @property
+    def whole_phase(self) -> bool:
+        """Pre-play and after-play have no scenes: their one section is the phase itself."""
+        return not self.scene and self.phase not in MAIN_PLAY_PHASES
 
     @property
     def heading(self) -> str:
@@ -473,9 +479,19 @@ def markdown_escape(text: str) -> str:
     return _MD_LINE_START.sub(lambda match: "\\" + match.group(0), text)
 
 
-def _event_text(template, event, context: dict) -> str:
-    rendered = template.render({**context, "event": event})
-    return html.unescape(strip_tags(rendered))
+# Events are rendered in one template pass and cut apart at this marker: user text is
+# escaped, so the marker cannot come from a payload.
+_EVENT_MARK = "<hr data-log-event>"
+_EVENT_TEXTS = (
+    "{% for event in events %}" + _EVENT_MARK + '{% include "' + EVENT_TEMPLATE + '" %}{% endfor %}'
+)
+
+
+def event_texts(events: list, context: dict) -> list[str]:
+    """Return each event in plain text, in the same words as the room."""
+    template = engines["django"].from_string(_EVENT_TEXTS)
+    rendered = template.render({**context, "events": events})
+    return [html.unescape(strip_tags(chunk)) for chunk in rendered.split(_EVENT_MARK)[1:]]
 
 
 def section_heading(section: LogSection) -> str:
@@ -517,13 +533,14 @@ def export_markdown(*, viewer: LogViewer) -> str:
     """Return the log as Markdown, in the same words as the room."""
     session = viewer.session
     phases = group_events(log_events(viewer))
-    template = get_template(EVENT_TEMPLATE)
     context = {
         "viewer": viewer.user,
         "viewer_is_gm": viewer.is_gm,
         "static_log": True,
         "offline_log": True,
     }
+    ordered = [event for phase in phases for section in phase.sections for event in section.events]
+    texts = iter(event_texts(ordered, context))
     lines = [
         f"# {markdown_escape(session.title)}",
         "",
@@ -542,8 +559,7 @@ def export_markdown(*, viewer: LogViewer) -> str:
             if facts:
                 lines += ["", markdown_escape(" · ".join(facts))]
             lines.append("")
-            for event in section.events:
-                lines.append(f"- {markdown_escape(_event_text(template, event, context))}")
+            lines += [f"- {markdown_escape(next(texts))}" for _event in section.events]
     return "\n".join(lines) + "\n"
 
 

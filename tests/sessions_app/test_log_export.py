@@ -402,4 +402,4 @@ def test_log_queries_constant_in_event_count(session, gm, player, build):
         add_chat_lines(session, gm, total - session.last_seq)
         viewer = _viewer(session, player)
         counts.append(_queries(lambda viewer=viewer: build(viewer)))
-    assert counts[0] == counts[1]
+    assert counts[0] == counts[1] > 0

@@ -7,7 +7,6 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
 from django.test import Client
-from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from sessions_app import log_export
@@ -190,9 +189,16 @@ def test_import_hostile_text_escaped_on_review(played, gm, outsider):
 
 
 def _page_queries(client, url) -> int:
-    with CaptureQueriesContext(connection) as captured:
+    # Counted at the cursor: the query log is reset when a request starts.
+    statements = []
+
+    def count(execute, sql, params, many, context):
+        statements.append(sql)
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(count):
         assert client.get(url).status_code == 200
-    return len(captured.captured_queries)
+    return len(statements)
 
 
 @pytest.mark.parametrize("name", ["session_review", *EXPORTS])
@@ -203,4 +209,4 @@ def test_review_and_exports_queries_constant(session, gm, player, name):
     for total in (50, 500):
         add_chat_lines(session, gm, total - session.last_seq)
         counts.append(_page_queries(client, url))
-    assert counts[0] == counts[1]
+    assert counts[0] == counts[1] > 0
