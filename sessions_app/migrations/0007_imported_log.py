@@ -7,30 +7,76 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('sessions_app', '0006_scenes_and_scenarios'),
+        ("sessions_app", "0006_scenes_and_scenarios"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='ImportedLog',
+            name="ImportedLog",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('imported_at', models.DateTimeField(default=django.utils.timezone.now, verbose_name='imported')),
-                ('complete', models.BooleanField(default=True, help_text="Off when the file was a player's export: only what that player saw.", verbose_name='complete')),
-                ('view_of', models.CharField(blank=True, help_text='Whose view a partial file holds.', max_length=150, verbose_name='view of')),
-                ('members', models.JSONField(blank=True, default=list, verbose_name='members')),
-                ('characters', models.JSONField(blank=True, default=list, verbose_name='characters')),
-                ('event_people', models.JSONField(blank=True, default=dict, verbose_name='people of the events')),
-                ('imported_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='imported by')),
-                ('session', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='imported_log', to='sessions_app.gamesession', verbose_name='session')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "imported_at",
+                    models.DateTimeField(
+                        default=django.utils.timezone.now, verbose_name="imported"
+                    ),
+                ),
+                (
+                    "complete",
+                    models.BooleanField(
+                        default=True,
+                        help_text="Off when the file was a player's export: only what that player saw.",
+                        verbose_name="complete",
+                    ),
+                ),
+                (
+                    "view_of",
+                    models.CharField(
+                        blank=True,
+                        help_text="Whose view a partial file holds.",
+                        max_length=150,
+                        verbose_name="view of",
+                    ),
+                ),
+                ("members", models.JSONField(blank=True, default=list, verbose_name="members")),
+                (
+                    "characters",
+                    models.JSONField(blank=True, default=list, verbose_name="characters"),
+                ),
+                (
+                    "event_people",
+                    models.JSONField(blank=True, default=dict, verbose_name="people of the events"),
+                ),
+                (
+                    "imported_by",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="imported by",
+                    ),
+                ),
+                (
+                    "session",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="imported_log",
+                        to="sessions_app.gamesession",
+                        verbose_name="session",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'imported log',
-                'verbose_name_plural': 'imported logs',
-                'ordering': ['-imported_at', '-id'],
+                "verbose_name": "imported log",
+                "verbose_name_plural": "imported logs",
+                "ordering": ["-imported_at", "-id"],
             },
         ),
     ]

@@ -34,7 +34,16 @@ MAX_PEOPLE = 1000
 MAX_NAMES = 100
 
 _KIND = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
-_TOP_KEYS = {"format", "version", "complete", "view_of", "session", "members", "characters", "events"}
+_TOP_KEYS = {
+    "format",
+    "version",
+    "complete",
+    "view_of",
+    "session",
+    "members",
+    "characters",
+    "events",
+}
 _EVENT_KEYS = {"seq", "kind", "actor", "created_at", "visibility", "audience", "payload"}
 _PROFILE_NUMBERS = (
     "critical",
@@ -60,9 +69,7 @@ def _parse(data) -> dict:
     if not isinstance(data, bytes | bytearray):
         raise _refuse(_("The file is not a session log."))
     if len(data) > MAX_BYTES:
-        raise _refuse(
-            _("The file is larger than %(limit)d MB."), limit=MAX_BYTES // (1024 * 1024)
-        )
+        raise _refuse(_("The file is larger than %(limit)d MB."), limit=MAX_BYTES // (1024 * 1024))
     try:
         return json.loads(bytes(data).decode("utf-8"))
     except UnicodeDecodeError:
@@ -77,9 +84,7 @@ def _text(value, where: str, *, limit: int, required: bool = False) -> str:
     if required and not value.strip():
         raise _refuse(_("%(where)s must not be empty."), where=where)
     if len(value) > limit:
-        raise _refuse(
-            _("%(where)s is longer than %(limit)d characters."), where=where, limit=limit
-        )
+        raise _refuse(_("%(where)s is longer than %(limit)d characters."), where=where, limit=limit)
     return value
 
 
@@ -218,7 +223,10 @@ def _clean_events(value, *, complete: bool) -> list[dict]:
         seq = _whole(row["seq"], where)
         if complete and seq != index:
             raise _refuse(
-                _("%(where)s is numbered %(seq)s: a complete log is numbered 1, 2, 3… without gaps."),
+                _(
+                    "%(where)s is numbered %(seq)s: "
+                    "a complete log is numbered 1, 2, 3… without gaps."
+                ),
                 where=where,
                 seq=seq,
             )
@@ -237,9 +245,7 @@ def _clean_events(value, *, complete: bool) -> list[dict]:
             )
         if row["visibility"] not in TimelineEvent.Visibility.values:
             raise _refuse(_("%(where)s has an unknown visibility."), where=where)
-        audience = [
-            _name(name, where) for name in _list(row["audience"], where, limit=MAX_PEOPLE)
-        ]
+        audience = [_name(name, where) for name in _list(row["audience"], where, limit=MAX_PEOPLE)]
         events.append(
             {
                 "seq": seq,

@@ -58,17 +58,20 @@ def _event(session, seq, moment, gm, player, other):
     kind, payload, visibility, actor, audience = "chat", {"text": f"Line {seq}"}, "everyone", gm, []
     step = seq % 50
     if step == 1:
-        kind, payload = "scene_started", {
-            "scene_id": seq,
-            "number": seq // 50 + 1,
-            "phase": PHASES[min(seq * len(PHASES) // 5001, 3)],
-            "title": f"Scene {seq // 50 + 1}",
-            "place": "The library",
-            "purpose": "Find the book",
-            "master": False,
-            "scene_player": "Aki",
-            "scene_player_id": 1,
-        }
+        kind, payload = (
+            "scene_started",
+            {
+                "scene_id": seq,
+                "number": seq // 50 + 1,
+                "phase": PHASES[min(seq * len(PHASES) // 5001, 3)],
+                "title": f"Scene {seq // 50 + 1}",
+                "place": "The library",
+                "purpose": "Find the book",
+                "master": False,
+                "scene_player": "Aki",
+                "scene_player_id": 1,
+            },
+        )
     elif step == 0:
         kind, payload = "scene_ended", {"scene_id": seq - 49, "number": seq // 50, "title": ""}
     elif step % 7 == 0:
@@ -173,7 +176,10 @@ def main() -> int:
     started = time.perf_counter()
     small = build_session(args.small, gm, player, other)
     large = build_session(args.large, gm, player, other)
-    print(f"Built sessions of {args.small} and {args.large} events in {time.perf_counter() - started:.1f} s")
+    print(
+        f"Built sessions of {args.small} and {args.large} events "
+        f"in {time.perf_counter() - started:.1f} s"
+    )
 
     all_equal = True
     viewers = [("player", player), ("GM", gm)] if args.gm else [("player", player)]
@@ -203,7 +209,10 @@ def main() -> int:
         f"\nQuery counts equal for {args.small} and {args.large} events: "
         f"{'yes' if all_equal else 'NO'}"
     )
-    print(f"Events ratio: {args.large / args.small:.0f}x; total run {time.perf_counter() - started:.1f} s")
+    print(
+        f"Events ratio: {args.large / args.small:.0f}x; "
+        f"total run {time.perf_counter() - started:.1f} s"
+    )
     return 0 if all_equal else 1
 
 

@@ -44,9 +44,7 @@ def play_scripted_session(session: GameSession, gm, player) -> dict:
     services.phase_advance(session=session, by=gm, from_phase=Phase.PRE_PLAY)
     services.scene_start(session=session, by=gm, scene_player=pc, title=PUBLIC["scene_title"])
     services.chat_post(session=session, by=player, text=PUBLIC["ic"], mode="ic", character=pc)
-    services.chat_post(
-        session=session, by=gm, text=SECRETS["whisper"], mode="whisper", to=player
-    )
+    services.chat_post(session=session, by=gm, text=SECRETS["whisper"], mode="whisper", to=player)
     # Two faces nobody would roll by chance together with the secret label: 1 and 3.
     services.gm_roll(
         session=session,

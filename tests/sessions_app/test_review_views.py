@@ -160,9 +160,7 @@ def test_import_anonymous_sent_to_login(db):
 
 
 def test_import_creates_table_and_opens_review(played, gm, outsider):
-    document = log_export.export_json(
-        viewer=log_export.log_viewer(session=played, user=gm)
-    )
+    document = log_export.export_json(viewer=log_export.log_viewer(session=played, user=gm))
     client = _client(outsider)
     response = _upload(client, json.dumps(document).encode())
     imported = GameSession.objects.get(table__gm=outsider)
