@@ -440,7 +440,10 @@ def export_json(*, viewer: LogViewer) -> dict:
 
 
 def export_json_text(*, viewer: LogViewer) -> str:
-    return json.dumps(export_json(viewer=viewer), ensure_ascii=False, indent=2) + "\n"
+    """Return the JSON export as text; keys sorted, so that equal logs are equal files
+    whichever database kept them (PostgreSQL does not keep a payload's key order)."""
+    document = export_json(viewer=viewer)
+    return json.dumps(document, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
 
 
 def _scope_note(viewer: LogViewer) -> str:

@@ -244,6 +244,12 @@ def test_log_import_round_trip_same_json(played, gm, outsider):
     assert second == first
 
 
+def test_log_import_round_trip_same_file(played, gm, outsider):
+    first = log_export.export_json_text(viewer=_viewer(played, gm))
+    imported = services.log_import(data=first.encode(), by=outsider)
+    assert log_export.export_json_text(viewer=_viewer(imported, outsider)) == first
+
+
 def test_log_import_round_trip_partial_same_json(played, gm, other_player, outsider):
     first = log_export.export_json(viewer=_viewer(played, other_player))
     imported = services.log_import(data=json.dumps(first).encode(), by=outsider)
