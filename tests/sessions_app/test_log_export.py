@@ -409,3 +409,9 @@ def test_log_queries_constant_in_event_count(session, gm, player, build):
         viewer = _viewer(session, player)
         counts.append(_queries(lambda viewer=viewer: build(viewer)))
     assert counts[0] == counts[1] > 0
+
+
+def test_log_import_keeps_speakers_names(played, gm, outsider):
+    imported = services.log_import(data=json.dumps(_gm_document(played, gm)), by=outsider)
+    page = log_export.export_html(viewer=_viewer(imported, outsider))
+    assert '<strong class="speaker">gm</strong>: ' + PUBLIC["chat"] in page
