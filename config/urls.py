@@ -3,7 +3,16 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from minigames import views as minigames
-from sessions_app.views import characters, experience, room, scenarios, stage, stats, tables
+from sessions_app.views import (
+    characters,
+    experience,
+    review,
+    room,
+    scenarios,
+    stage,
+    stats,
+    tables,
+)
 
 session_patterns = [
     path("", room.session_room, name="session_room"),
@@ -27,6 +36,10 @@ session_patterns = [
     path("afterplay/cleanup/", experience.afterplay_cleanup, name="afterplay_cleanup"),
     path("sheet/", experience.session_sheet, name="session_sheet"),
     path("sheet/sign/", experience.session_sheet_sign, name="session_sheet_sign"),
+    path("review/", review.session_review, name="session_review"),
+    path("export.html", review.session_export_html, name="session_export_html"),
+    path("export.md", review.session_export_markdown, name="session_export_markdown"),
+    path("export.json", review.session_export_json, name="session_export_json"),
 ]
 
 # Scenarios: a GM's preparation, seen by its writer alone. ------------------------------------
@@ -95,6 +108,7 @@ urlpatterns = [
     path("matches/<int:match_id>/", minigames.match_detail, name="match_detail"),
     path("matches/<int:match_id>/move/", minigames.match_move, name="match_move"),
     path("matches/<int:match_id>/outcome/", minigames.match_outcome, name="match_outcome"),
+    path("import/", review.log_import, name="log_import"),
     path("practice/", minigames.practice, name="practice"),
     path("decks/", minigames.decks, name="decks"),
     path("decks/check/", minigames.deck_check, name="deck_check"),

@@ -9,6 +9,7 @@ from .models import (
     GameSession,
     Handout,
     HandoutReveal,
+    ImportedLog,
     Invite,
     Membership,
     Participation,
@@ -227,3 +228,11 @@ class ExperienceEntryAdmin(ReadOnlyAdmin):
 
     list_display = ["person", "table", "session", "kind", "amount", "balance_after", "created_at"]
     list_filter = ["kind"]
+
+
+@admin.register(ImportedLog)
+class ImportedLogAdmin(ReadOnlyAdmin):
+    """Where an imported session came from."""
+
+    list_display = ["session", "imported_by", "imported_at", "complete", "view_of"]
+    list_filter = ["complete"]

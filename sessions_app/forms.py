@@ -612,3 +612,13 @@ class CorrectionForm(forms.Form):
         self.fields["corrects"].label_from_instance = lambda entry: (
             f"{entry.created_at:%Y-%m-%d} {entry.amount:+d} {entry.reason}"
         )
+
+
+class LogImportForm(forms.Form):
+    """Upload of a session log exported as JSON."""
+
+    file = forms.FileField(
+        label=_("Session log (JSON)"),
+        help_text=_("A file exported from a session's review page, at most 5 MB."),
+        widget=forms.ClearableFileInput(attrs={"accept": ".json,application/json"}),
+    )

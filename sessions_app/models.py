@@ -1191,3 +1191,48 @@ class SessionSignoff(AppendOnlyModel):
 
     def __str__(self) -> str:
         return f"{self.session} ({self.signer_name})"
+
+
+class ImportedLog(AppendOnlyModel):
+    """Where an imported session came from: the people and sheets its file named.
+
+    The people of another server have no account here, so their names are kept as text
+    rather than turned into logins; exporting the session again gives back the same file.
+    """
+
+    session = models.OneToOneField(
+        GameSession,
+        verbose_name=_("session"),
+        on_delete=models.CASCADE,
+        related_name="imported_log",
+    )
+    imported_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("imported by"),
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    imported_at = models.DateTimeField(_("imported"), default=timezone.now)
+    complete = models.BooleanField(
+        _("complete"),
+        default=True,
+        help_text=_("Off when the file was a player's export: only what that player saw."),
+    )
+    view_of = models.CharField(
+        _("view of"),
+        max_length=150,
+        blank=True,
+        help_text=_("Whose view a partial file holds."),
+    )
+    members = models.JSONField(_("members"), default=list, blank=True)
+    characters = models.JSONField(_("characters"), default=list, blank=True)
+    # {"<seq>": {"actor": name, "audience": [names]}}: who did and who saw each event.
+    event_people = models.JSONField(_("people of the events"), default=dict, blank=True)
+
+    class Meta:
+        verbose_name = _("imported log")
+        verbose_name_plural = _("imported logs")
+        ordering = ["-imported_at", "-id"]
+
+    def __str__(self) -> str:
+        return str(self.session)

@@ -197,3 +197,7 @@ __all__ += [
     "session_close",
     "session_sheet_sign",
 ]
+
+from .logs import log_clean, log_import  # noqa: E402
+
+__all__ += ["log_clean", "log_import"]

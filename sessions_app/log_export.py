@@ -1,0 +1,572 @@
+"""The session log read back: the review's phase → scene grouping and the exports.
+
+Every function here reads; none writes. What a user gets is exactly what
+``selectors.visible_events`` lets them see, except the GM's JSON export, which carries
+every event of the session (the players' redacted twins too) so that importing it
+rebuilds the whole timeline. The number of queries does not depend on the number of
+events: events, their audiences and the people of an imported log are each one query.
+"""
+
+from __future__ import annotations
+
+import datetime
+import html
+import json
+import re
+from dataclasses import dataclass, field
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import PermissionDenied
+from django.template import engines
+from django.template.loader import render_to_string
+from django.utils import timezone
+from django.utils.html import strip_tags
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from . import selectors
+from .models import (
+    MAIN_PLAY_PHASES,
+    Character,
+    GameSession,
+    ImportedLog,
+    Membership,
+    Phase,
+    TimelineEvent,
+)
+
+FORMAT = "srs-table-session-log"
+FORMAT_VERSION = 1
+
+CHECK_KINDS = frozenset(
+    {
+        "check_requested",
+        "check_rolled",
+        "command_rolled",
+        "secret_roll",
+        "roll_revealed",
+        "roll_voided",
+        "check_cancelled",
+        "contest_opened",
+        "contest_decided",
+        "match_outcome",
+        "entry_condition",
+    }
+)
+CHAT_KINDS = frozenset({"chat", "whisper", "backstage_note"})
+FILTERS = ("all", "checks", "chat")
+_AFTER_SCENE_KINDS = frozenset({"backstage_note", "after_scene"})
+_STRUCTURE_KINDS = frozenset({"phase_changed", "scene_started", "scene_ended"})
+
+# Payload keys that name a character, at any depth (contest sides nest theirs).
+_CHARACTER_KEYS = frozenset(
+    {
+        "character",
+        "scene_player",
+        "action_character",
+        "reaction_character",
+        "winner_character",
+        "winner_name",
+        "loser_name",
+    }
+)
+_CHARACTER_LISTS = frozenset({"on_stage", "names", "characters"})
+
+EVENT_TEMPLATE = "sessions_app/_event_body.html"
+
+
+@dataclass
+class LogViewer:
+    """Who is reading the log, and how much of it they may see."""
+
+    session: GameSession
+    user: object
+    is_gm: bool
+    imported: ImportedLog | None
+
+    @property
+    def complete(self) -> bool:
+        if self.imported is not None and not self.imported.complete:
+            return False
+        return self.is_gm
+
+    @property
+    def view_of(self) -> str:
+        if self.complete:
+            return ""
+        if self.is_gm and self.imported is not None:
+            return self.imported.view_of
+        return self.user.get_username()
+
+
+@dataclass
+class LogSection:
+    """A scene, or the stretch of a phase between scenes, with its events."""
+
+    phase: str
+    scene: bool = False
+    number: int | None = None
+    title: str = ""
+    place: str = ""
+    purpose: str = ""
+    scene_player: str = ""
+    master: bool = False
+    continuous: bool = False
+    continued: bool = False
+    events: list = field(default_factory=list)
+    open: bool = False
+
+    @property
+    def whole_phase(self) -> bool:
+        """Pre-play and after-play have no scenes: their one section is the phase itself."""
+        return not self.scene and self.phase not in MAIN_PLAY_PHASES
+
+    @property
+    def heading(self) -> str:
+        return section_heading(self)
+
+    @property
+    def facts(self) -> list[str]:
+        return section_facts(self)
+
+
+@dataclass
+class LogPhase:
+    phase: str
+    sections: list = field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        try:
+            return str(Phase(self.phase).label)
+        except ValueError:
+            return self.phase
+
+
+def log_viewer(*, session: GameSession, user, membership: Membership | None = None) -> LogViewer:
+    """Describe what `user` may see of the session's log (they must be a member)."""
+    if membership is None:
+        membership = selectors.membership_get(user=user, table_id=session.table_id)
+    if membership is None:
+        raise PermissionDenied(_("Only members of this table can read its sessions."))
+    imported = ImportedLog.objects.filter(session_id=session.pk).first()
+    return LogViewer(
+        session=session,
+        user=user,
+        is_gm=membership.role == Membership.Role.GM,
+        imported=imported,
+    )
+
+
+def _audience_names(session_id: int) -> dict[int, list[str]]:
+    """Map event id → usernames of its audience, for the whole session in one query."""
+    rows = (
+        TimelineEvent.audience.through.objects.filter(timelineevent__session_id=session_id)
+        .order_by("timelineevent_id", "user__username")
+        .values_list("timelineevent_id", "user__username")
+    )
+    names: dict[int, list[str]] = {}
+    for event_id, username in rows:
+        names.setdefault(event_id, []).append(username)
+    return names
+
+
+def log_events(viewer: LogViewer, *, everything: bool = False) -> list[TimelineEvent]:
+    """Return the events the viewer may see, in order, each with `audience_names`.
+
+    An imported event has no actor account here: it gets an unsaved user carrying the
+    name from the file, so templates show it as they show anyone else.
+    """
+    if everything and viewer.is_gm:
+        events = (
+            TimelineEvent.objects.filter(session_id=viewer.session.pk)
+            .select_related("actor")
+            .order_by("seq")
+        )
+    else:
+        events = selectors.visible_events(
+            session_id=viewer.session.pk, user=viewer.user, is_gm=viewer.is_gm
+        )
+    events = list(events)
+    audiences = _audience_names(viewer.session.pk)
+    people = viewer.imported.event_people if viewer.imported is not None else {}
+    User = get_user_model()
+    for event in events:
+        named = people.get(str(event.seq))
+        if named is not None:
+            if event.actor_id is None and named.get("actor"):
+                event.actor = User(username=named["actor"])
+            event.audience_names = list(named.get("audience") or [])
+        else:
+            event.audience_names = audiences.get(event.pk, [])
+        if not isinstance(event.payload, dict):
+            event.payload = {}
+    return events
+
+
+def _mentions(value, name: str, depth: int = 0) -> bool:
+    if depth > 3:
+        return False
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key in _CHARACTER_KEYS and item == name:
+                return True
+            if key in _CHARACTER_LISTS and isinstance(item, list) and name in item:
+                return True
+            if isinstance(item, dict | list) and _mentions(item, name, depth + 1):
+                return True
+    elif isinstance(value, list):
+        return any(isinstance(item, dict) and _mentions(item, name, depth + 1) for item in value)
+    return False
+
+
+def event_matches(event: TimelineEvent, *, show: str = "all", character: str = "") -> bool:
+    """Tell whether an event passes the review's filters."""
+    if show == "checks" and event.kind not in CHECK_KINDS:
+        return False
+    if show == "chat" and event.kind not in CHAT_KINDS:
+        return False
+    return not character or _mentions(event.payload, character)
+
+
+def _scene_section(phase: str, payload: dict) -> LogSection:
+    number = payload.get("number")
+    return LogSection(
+        phase=phase,
+        scene=True,
+        number=number if isinstance(number, int) else None,
+        title=str(payload.get("title") or ""),
+        place=str(payload.get("place") or ""),
+        purpose=str(payload.get("purpose") or ""),
+        scene_player=str(payload.get("scene_player") or ""),
+        master=bool(payload.get("master")),
+        continuous=bool(payload.get("continuous")),
+    )
+
+
+def group_events(events, *, show: str = "all", character: str = "") -> list[LogPhase]:
+    """Walk the events in order into phases and scenes.
+
+    Events before the first scene of a phase (and between scenes) form that phase's
+    "between scenes" section. A continuous scene (play without scenes) runs on across
+    phase changes: each phase gets its own part of it.
+    """
+    filtering = show != "all" or bool(character)
+    phases: list[LogPhase] = []
+    phase: LogPhase | None = None
+    section: LogSection | None = None
+    running: LogSection | None = None
+
+    def start_phase(value: str) -> LogPhase:
+        started = LogPhase(phase=value)
+        phases.append(started)
+        return started
+
+    ended: LogSection | None = None
+    # A phase change opens the phase's first section, whichever kind that turns out to be.
+    opening: TimelineEvent | None = None
+
+    def keep(event) -> bool:
+        if not filtering:
+            return True
+        return event.kind not in _STRUCTURE_KINDS and event_matches(
+            event, show=show, character=character
+        )
+
+    for event in events:
+        payload = event.payload
+        if (
+            ended is not None
+            and event.kind in _AFTER_SCENE_KINDS
+            and payload.get("number", payload.get("scene_number")) == ended.number
+        ):
+            # The GM's backstage note and the after-scene rule belong to the scene just
+            # ended, though they are written right after it.
+            if keep(event):
+                ended.events.append(event)
+            continue
+        ended = None
+        if event.kind == "phase_changed":
+            phase = start_phase(str(payload.get("to") or ""))
+            section = None
+            if running is not None and running.continuous:
+                section = LogSection(**{**running.__dict__, "events": [], "continued": True})
+                section.phase = phase.phase
+                phase.sections.append(section)
+                running = section
+            elif keep(event):
+                opening = event
+                continue
+        elif event.kind == "scene_started":
+            if phase is None:
+                phase = start_phase(str(payload.get("phase") or Phase.PRE_PLAY))
+            section = _scene_section(phase.phase, payload)
+            phase.sections.append(section)
+            running = section
+        if phase is None:
+            phase = start_phase(Phase.PRE_PLAY)
+        if section is None:
+            section = LogSection(phase=phase.phase)
+            phase.sections.append(section)
+        if opening is not None:
+            section.events.append(opening)
+            opening = None
+        if keep(event):
+            section.events.append(event)
+        if event.kind == "scene_ended":
+            ended = section
+            section = None
+            running = None
+    if opening is not None:
+        phase.sections.append(LogSection(phase=phase.phase, events=[opening]))
+
+    if filtering:
+        for each in phases:
+            each.sections = [part for part in each.sections if part.events]
+        phases = [each for each in phases if each.sections]
+    if phases:
+        phases[-1].sections[-1].open = True
+    return phases
+
+
+def review_characters(viewer: LogViewer) -> list[dict]:
+    """Return the characters of the session the viewer may see, as in the JSON export."""
+    if viewer.imported is not None:
+        characters = [dict(row) for row in viewer.imported.characters]
+    else:
+        characters = [
+            _character_row(row.character)
+            for row in viewer.session.participations.select_related("character__owner")
+        ]
+        if viewer.is_gm:
+            npcs = Character.objects.filter(
+                table_id=viewer.session.table_id, kind=Character.Kind.NPC
+            ).select_related("owner")
+            taken = {row["name"] for row in characters}
+            characters += [_character_row(npc) for npc in npcs if npc.name not in taken]
+    if not viewer.is_gm:
+        # NPC sheets are the GM's: a player's view of an imported log keeps the PCs.
+        characters = [row for row in characters if row.get("kind") != Character.Kind.NPC]
+    return characters
+
+
+def _character_row(character: Character) -> dict:
+    return {
+        "name": character.name,
+        "kind": character.kind,
+        "owner": character.owner.get_username() if character.owner_id else "",
+        "judgement_values": dict(character.judgement_values or {}),
+    }
+
+
+def session_review(
+    *, viewer: LogViewer, show: str = "all", character: str = ""
+) -> tuple[list[LogPhase], list[dict]]:
+    """Return the grouped review and the characters the filter may name."""
+    if show not in FILTERS:
+        show = "all"
+    characters = review_characters(viewer)
+    names = {row["name"] for row in characters}
+    events = log_events(viewer)
+    phases = group_events(events, show=show, character=character if character in names else "")
+    return phases, characters
+
+
+def _iso(moment: datetime.datetime) -> str:
+    return moment.astimezone(datetime.UTC).isoformat()
+
+
+def _members(viewer: LogViewer) -> list[dict]:
+    if viewer.imported is not None:
+        return [dict(row) for row in viewer.imported.members]
+    return [
+        {"username": row.user.get_username(), "role": row.role}
+        for row in selectors.table_members(table=viewer.session.table)
+    ]
+
+
+def _profile(session: GameSession) -> dict:
+    profile = session.rules_profile
+    return {
+        "name": profile.name,
+        "critical": profile.critical,
+        "fumble": profile.fumble,
+        "modifier_limit": profile.modifier_limit,
+        "easy_from": profile.easy_from,
+        "ordinary_from": profile.ordinary_from,
+        "hard_from": profile.hard_from,
+        "extreme_from": profile.extreme_from,
+        "judgement_value_names": list(profile.judgement_value_names or []),
+        "resource_names": list(profile.resource_names or []),
+        "scenes_enabled": profile.scenes_enabled,
+    }
+
+
+def export_json(*, viewer: LogViewer) -> dict:
+    """Return the session log as a JSON-ready document: only what the viewer may see.
+
+    No database id appears outside the events' own payloads, so a file imported
+    elsewhere and exported again is the same document.
+    """
+    session = viewer.session
+    events = log_events(viewer, everything=True)
+    return {
+        "format": FORMAT,
+        "version": FORMAT_VERSION,
+        "complete": viewer.complete,
+        "view_of": viewer.view_of,
+        "session": {
+            "title": session.title,
+            "date": session.scheduled_for.isoformat(),
+            "phase": session.phase,
+            "table": session.table.name,
+            "rules_profile": _profile(session),
+        },
+        "members": _members(viewer),
+        "characters": review_characters(viewer),
+        "events": [
+            {
+                "seq": event.seq,
+                "kind": event.kind,
+                "actor": event.actor.get_username() if event.actor is not None else "",
+                "created_at": _iso(event.created_at),
+                "visibility": event.visibility,
+                "audience": event.audience_names,
+                "payload": event.payload,
+            }
+            for event in events
+        ],
+    }
+
+
+def export_json_text(*, viewer: LogViewer) -> str:
+    """Return the JSON export as text; keys sorted, so that equal logs are equal files
+    whichever database kept them (PostgreSQL does not keep a payload's key order)."""
+    document = export_json(viewer=viewer)
+    return json.dumps(document, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
+
+
+def _scope_note(viewer: LogViewer) -> str:
+    if viewer.complete:
+        return _("The complete log, as the GM sees it.")
+    return _("Only what %(name)s could see.") % {"name": viewer.view_of}
+
+
+def export_html(*, viewer: LogViewer) -> str:
+    """Return the log as one standalone HTML page: styles inside, no scripts, no links out."""
+    phases = group_events(log_events(viewer))
+    return render_to_string(
+        "sessions_app/export_log.html",
+        {
+            "session": viewer.session,
+            "profile": viewer.session.rules_profile,
+            "phases": phases,
+            "viewer": viewer.user,
+            "viewer_is_gm": viewer.is_gm,
+            "static_log": True,
+            "offline_log": True,
+            "scope_note": _scope_note(viewer),
+            "exported_at": timezone.now(),
+        },
+    )
+
+
+_MD_INLINE = re.compile(r"([\\`*_{}\[\]<>&|~!])")
+_MD_LINE_START = re.compile(r"^([#>+\-=]|\d+[.)])")
+
+
+def markdown_escape(text: str) -> str:
+    """Make text inert in Markdown: one line, no HTML, no emphasis, links or headings."""
+    text = " ".join(str(text).split())
+    text = _MD_INLINE.sub(r"\\\1", text)
+    return _MD_LINE_START.sub(lambda match: "\\" + match.group(0), text)
+
+
+# Events are rendered in one template pass and cut apart at this marker: user text is
+# escaped, so the marker cannot come from a payload.
+_EVENT_MARK = "<hr data-log-event>"
+_EVENT_TEXTS = (
+    "{% for event in events %}" + _EVENT_MARK + '{% include "' + EVENT_TEMPLATE + '" %}{% endfor %}'
+)
+
+
+def event_texts(events: list, context: dict) -> list[str]:
+    """Return each event in plain text, in the same words as the room."""
+    template = engines["django"].from_string(_EVENT_TEXTS)
+    rendered = template.render({**context, "events": events})
+    return [html.unescape(strip_tags(chunk)) for chunk in rendered.split(_EVENT_MARK)[1:]]
+
+
+def section_heading(section: LogSection) -> str:
+    if not section.scene:
+        if section.phase in MAIN_PLAY_PHASES:
+            return _("Between scenes")
+        # Pre-play and after-play have no scenes: the section is the phase itself.
+        return LogPhase(phase=section.phase).label
+    if section.continuous:
+        heading = section.title or _("Main play")
+    elif section.title:
+        heading = _("Scene %(number)s: %(title)s") % {
+            "number": section.number,
+            "title": section.title,
+        }
+    else:
+        heading = _("Scene %(number)s") % {"number": section.number}
+    if section.continued:
+        heading = _("%(scene)s (continued)") % {"scene": heading}
+    return heading
+
+
+def section_facts(section: LogSection) -> list[str]:
+    """Return the scene's place, purpose and scene player as short labelled lines."""
+    facts = []
+    if section.scene and not section.continuous:
+        if section.master:
+            facts.append(_("Master scene"))
+        elif section.scene_player:
+            facts.append(_("Scene player: %(name)s") % {"name": section.scene_player})
+    if section.place:
+        facts.append(_("Place: %(place)s") % {"place": section.place})
+    if section.purpose:
+        facts.append(_("Purpose: %(purpose)s") % {"purpose": section.purpose})
+    return facts
+
+
+def export_markdown(*, viewer: LogViewer) -> str:
+    """Return the log as Markdown, in the same words as the room."""
+    session = viewer.session
+    phases = group_events(log_events(viewer))
+    context = {
+        "viewer": viewer.user,
+        "viewer_is_gm": viewer.is_gm,
+        "static_log": True,
+        "offline_log": True,
+    }
+    ordered = [event for phase in phases for section in phase.sections for event in section.events]
+    texts = iter(event_texts(ordered, context))
+    lines = [
+        f"# {markdown_escape(session.title)}",
+        "",
+        markdown_escape(
+            f"{session.table.name} · {session.scheduled_for.isoformat()} · "
+            f"{session.rules_profile.name}"
+        ),
+        "",
+        f"*{markdown_escape(_scope_note(viewer))}*",
+    ]
+    for phase in phases:
+        lines += ["", f"## {markdown_escape(phase.label)}"]
+        for section in phase.sections:
+            lines += ["", f"### {markdown_escape(section_heading(section))}"]
+            facts = section_facts(section)
+            if facts:
+                lines += ["", markdown_escape(" · ".join(facts))]
+            lines.append("")
+            lines += [f"- {markdown_escape(next(texts))}" for _event in section.events]
+    return "\n".join(lines) + "\n"
+
+
+def export_filename(session: GameSession, extension: str) -> str:
+    """Return a download name made of safe ASCII characters only."""
+    slug = slugify(session.title)[:60] or "session"
+    return f"{session.scheduled_for.isoformat()}-{slug}.{extension}"

@@ -1,0 +1,346 @@
+"""Importing a session log exported as JSON: a group moving servers keeps its history.
+
+The file is checked whole before anything is written, and everything is written in one
+transaction: a refused file leaves no table, session or event behind. People named in
+the file get no account here; their names are kept as text (see ``ImportedLog``).
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import re
+
+from django.contrib.auth.validators import UnicodeUsernameValidator
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from ..log_export import FORMAT, FORMAT_VERSION
+from ..models import (
+    Character,
+    GameSession,
+    ImportedLog,
+    Membership,
+    Phase,
+    RulesProfile,
+    Table,
+    TimelineEvent,
+)
+
+MAX_BYTES = 5 * 1024 * 1024
+MAX_EVENTS = 50_000
+MAX_PEOPLE = 1000
+MAX_NAMES = 100
+
+_KIND = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
+_TOP_KEYS = {
+    "format",
+    "version",
+    "complete",
+    "view_of",
+    "session",
+    "members",
+    "characters",
+    "events",
+}
+_EVENT_KEYS = {"seq", "kind", "actor", "created_at", "visibility", "audience", "payload"}
+_PROFILE_NUMBERS = (
+    "critical",
+    "fumble",
+    "modifier_limit",
+    "easy_from",
+    "ordinary_from",
+    "hard_from",
+    "extreme_from",
+)
+_username = UnicodeUsernameValidator()
+
+
+def _refuse(message: str, **values) -> ValidationError:
+    return ValidationError(message % values if values else message)
+
+
+def _parse(data) -> dict:
+    if isinstance(data, dict):
+        return data
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    if not isinstance(data, bytes | bytearray):
+        raise _refuse(_("The file is not a session log."))
+    if len(data) > MAX_BYTES:
+        raise _refuse(_("The file is larger than %(limit)d MB."), limit=MAX_BYTES // (1024 * 1024))
+    try:
+        return json.loads(bytes(data).decode("utf-8"))
+    except UnicodeDecodeError:
+        raise _refuse(_("The file is not UTF-8 text: it is not a session log.")) from None
+    except (ValueError, RecursionError):
+        raise _refuse(_("The file is not valid JSON: it is not a session log.")) from None
+
+
+def _text(value, where: str, *, limit: int, required: bool = False) -> str:
+    if not isinstance(value, str):
+        raise _refuse(_("%(where)s must be text."), where=where)
+    if required and not value.strip():
+        raise _refuse(_("%(where)s must not be empty."), where=where)
+    if len(value) > limit:
+        raise _refuse(_("%(where)s is longer than %(limit)d characters."), where=where, limit=limit)
+    return value
+
+
+def _name(value, where: str, *, required: bool = True) -> str:
+    """A username from the file: the characters a username may have here, nothing else."""
+    value = _text(value, where, limit=150, required=required)
+    if value:
+        try:
+            _username(value)
+        except ValidationError:
+            raise _refuse(
+                _("%(where)s is not a valid username: %(value)s"), where=where, value=value
+            ) from None
+    return value
+
+
+def _whole(value, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _refuse(_("%(where)s must be a whole number."), where=where)
+    return value
+
+
+def _list(value, where: str, *, limit: int) -> list:
+    if not isinstance(value, list):
+        raise _refuse(_("%(where)s must be a list."), where=where)
+    if len(value) > limit:
+        raise _refuse(_("%(where)s has more than %(limit)d entries."), where=where, limit=limit)
+    return value
+
+
+def _object(value, where: str, keys: set[str] | None = None) -> dict:
+    if not isinstance(value, dict):
+        raise _refuse(_("%(where)s must be a JSON object."), where=where)
+    if keys is not None and set(value) != keys:
+        raise _refuse(
+            _("%(where)s must have exactly these fields: %(fields)s."),
+            where=where,
+            fields=", ".join(sorted(keys)),
+        )
+    return value
+
+
+def _names(value, where: str) -> list[str]:
+    return [_text(item, where, limit=60) for item in _list(value, where, limit=MAX_NAMES)]
+
+
+def _moment(value, where: str) -> datetime.datetime:
+    _text(value, where, limit=40, required=True)
+    try:
+        moment = datetime.datetime.fromisoformat(value)
+    except ValueError:
+        raise _refuse(_("%(where)s is not a date and time."), where=where) from None
+    if moment.tzinfo is None:
+        raise _refuse(_("%(where)s has no time zone."), where=where)
+    return moment
+
+
+def _clean_session(value) -> dict:
+    session = _object(value, _("The session"), {"title", "date", "phase", "table", "rules_profile"})
+    cleaned = {
+        "title": _text(session["title"], _("The session title"), limit=160, required=True),
+        "table": _text(session["table"], _("The table name"), limit=120, required=True),
+    }
+    _text(session["date"], _("The session date"), limit=10, required=True)
+    try:
+        cleaned["date"] = datetime.date.fromisoformat(session["date"])
+    except ValueError:
+        raise _refuse(_("The session date is not a date.")) from None
+    if session["phase"] not in Phase.values:
+        raise _refuse(_("The session phase is not one this app knows."))
+    cleaned["phase"] = session["phase"]
+    profile = _object(
+        session["rules_profile"],
+        _("The rules profile"),
+        {"name", *_PROFILE_NUMBERS, "judgement_value_names", "resource_names", "scenes_enabled"},
+    )
+    numbers = {
+        name: _whole(profile[name], _("The rules profile's %(field)s") % {"field": name})
+        for name in _PROFILE_NUMBERS
+    }
+    if not isinstance(profile["scenes_enabled"], bool):
+        raise _refuse(_("The rules profile's scenes_enabled must be true or false."))
+    cleaned["rules_profile"] = {
+        "name": _text(profile["name"], _("The rules profile name"), limit=100, required=True),
+        **numbers,
+        "judgement_value_names": _names(
+            profile["judgement_value_names"], _("A judgement value name")
+        ),
+        "resource_names": _names(profile["resource_names"], _("A resource name")),
+        "scenes_enabled": profile["scenes_enabled"],
+    }
+    return cleaned
+
+
+def _clean_members(value) -> list[dict]:
+    members = []
+    for index, row in enumerate(_list(value, _("The members"), limit=MAX_PEOPLE), start=1):
+        where = _("Member %(number)d") % {"number": index}
+        row = _object(row, where, {"username", "role"})
+        if row["role"] not in Membership.Role.values:
+            raise _refuse(_("%(where)s has an unknown role."), where=where)
+        members.append({"username": _name(row["username"], where), "role": row["role"]})
+    return members
+
+
+def _clean_characters(value) -> list[dict]:
+    characters = []
+    for index, row in enumerate(_list(value, _("The characters"), limit=MAX_PEOPLE), start=1):
+        where = _("Character %(number)d") % {"number": index}
+        row = _object(row, where, {"name", "kind", "owner", "judgement_values"})
+        if row["kind"] not in Character.Kind.values:
+            raise _refuse(_("%(where)s is neither a PC nor an NPC."), where=where)
+        values = _object(row["judgement_values"], where)
+        if len(values) > MAX_NAMES:
+            raise _refuse(_("%(where)s has too many judgement values."), where=where)
+        for key, number in values.items():
+            _text(key, where, limit=60)
+            _whole(number, where)
+        characters.append(
+            {
+                "name": _text(row["name"], where, limit=120, required=True),
+                "kind": row["kind"],
+                "owner": _name(row["owner"], where, required=False),
+                "judgement_values": values,
+            }
+        )
+    return characters
+
+
+def _clean_events(value, *, complete: bool) -> list[dict]:
+    events = []
+    previous = 0
+    for index, row in enumerate(_list(value, _("The events"), limit=MAX_EVENTS), start=1):
+        where = _("Event %(number)d") % {"number": index}
+        row = _object(row, where, _EVENT_KEYS)
+        seq = _whole(row["seq"], where)
+        if complete and seq != index:
+            raise _refuse(
+                _(
+                    "%(where)s is numbered %(seq)s: "
+                    "a complete log is numbered 1, 2, 3… without gaps."
+                ),
+                where=where,
+                seq=seq,
+            )
+        if seq <= previous:
+            raise _refuse(
+                _("%(where)s is numbered %(seq)s: the numbers must keep increasing from 1."),
+                where=where,
+                seq=seq,
+            )
+        previous = seq
+        kind = _text(row["kind"], where, limit=40, required=True)
+        if not _KIND.match(kind):
+            raise _refuse(
+                _("%(where)s has a kind that is not lowercase letters, digits and _."),
+                where=where,
+            )
+        if row["visibility"] not in TimelineEvent.Visibility.values:
+            raise _refuse(_("%(where)s has an unknown visibility."), where=where)
+        audience = [_name(name, where) for name in _list(row["audience"], where, limit=MAX_PEOPLE)]
+        events.append(
+            {
+                "seq": seq,
+                "kind": kind,
+                "actor": _name(row["actor"], where, required=False),
+                "created_at": _moment(row["created_at"], where),
+                "visibility": row["visibility"],
+                "audience": audience,
+                "payload": _object(row["payload"], where),
+            }
+        )
+    return events
+
+
+def log_clean(data) -> dict:
+    """Check a session log file and return its cleaned content, or raise ValidationError."""
+    document = _object(_parse(data), _("The file"))
+    if document.get("format") != FORMAT:
+        raise _refuse(_("The file is not a session log of this app."))
+    version = document.get("version")
+    if version != FORMAT_VERSION or isinstance(version, bool):
+        raise _refuse(
+            _("The file is in log format version %(version)s; this app reads version %(known)s."),
+            version=str(version)[:20],
+            known=FORMAT_VERSION,
+        )
+    _object(document, _("The file"), _TOP_KEYS)
+    if not isinstance(document["complete"], bool):
+        raise _refuse(_("The file's “complete” field must be true or false."))
+    complete = document["complete"]
+    view_of = _name(document["view_of"], _("The file's “view of” field"), required=not complete)
+    return {
+        "complete": complete,
+        "view_of": "" if complete else view_of,
+        "session": _clean_session(document["session"]),
+        "members": _clean_members(document["members"]),
+        "characters": _clean_characters(document["characters"]),
+        "events": _clean_events(document["events"], complete=complete),
+    }
+
+
+def log_import(*, data, by) -> GameSession:
+    """Import an exported session log as a new session of a new table run by `by`.
+
+    A player's export (only what they saw) is accepted too and stays marked as partial.
+    """
+    log = log_clean(data)
+    facts = log["session"]
+    with transaction.atomic():
+        table = Table(name=facts["table"], gm=by)
+        table.full_clean()
+        table.save()
+        Membership.objects.create(table=table, user=by, role=Membership.Role.GM)
+        profile = RulesProfile(table=table, **facts["rules_profile"])
+        profile.full_clean()
+        profile.save()
+        table.rules_profile = profile
+        table.save(update_fields=["rules_profile"])
+        events = log["events"]
+        session = GameSession(
+            table=table,
+            title=facts["title"],
+            scheduled_for=facts["date"],
+            rules_profile=profile,
+            phase=facts["phase"],
+        )
+        session.full_clean()
+        session.last_seq = events[-1]["seq"] if events else 0
+        session.save()
+        # Imported history is written as it was, not appended anew: no broadcast, and
+        # the numbers the file gives are kept.
+        TimelineEvent.objects.bulk_create(
+            [
+                TimelineEvent(
+                    session=session,
+                    seq=event["seq"],
+                    kind=event["kind"],
+                    payload=event["payload"],
+                    visibility=event["visibility"],
+                    created_at=event["created_at"],
+                )
+                for event in events
+            ],
+            batch_size=1000,
+        )
+        ImportedLog.objects.create(
+            session=session,
+            imported_by=by,
+            complete=log["complete"],
+            view_of=log["view_of"],
+            members=log["members"],
+            characters=log["characters"],
+            event_people={
+                str(event["seq"]): {"actor": event["actor"], "audience": event["audience"]}
+                for event in events
+            },
+        )
+    return session

@@ -1,0 +1,210 @@
+"""The review page, the export downloads and the import page over HTTP."""
+
+import json
+import re
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
+from django.test import Client
+from django.urls import reverse
+
+from sessions_app import log_export
+from sessions_app.models import GameSession, ImportedLog, Table, TimelineEvent
+from tests.factories import MembershipFactory, UserFactory
+from tests.sessions_app.log_script import PUBLIC, SECRETS, add_chat_lines, play_scripted_session
+
+EXPORTS = ["session_export_html", "session_export_markdown", "session_export_json"]
+
+
+@pytest.fixture
+def other_player(session):
+    return MembershipFactory(table=session.table, user=UserFactory(username="ren")).user
+
+
+@pytest.fixture
+def played(session, gm, player, other_player):
+    play_scripted_session(session, gm, player)
+    return session
+
+
+def _client(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def _review(session, user, **params):
+    return _client(user).get(reverse("session_review", args=[session.pk]), params)
+
+
+def test_review_player_sees_no_hidden_text(played, other_player):
+    page = _review(played, other_player).content.decode()
+    for secret in SECRETS.values():
+        assert secret not in page
+
+
+def test_review_player_sees_public_text(played, other_player):
+    page = _review(played, other_player).content.decode()
+    assert PUBLIC["chat"] in page and PUBLIC["revealed_roll"] in page
+
+
+def test_review_gm_sees_gm_only_lines(played, gm):
+    page = _review(played, gm).content.decode()
+    assert SECRETS["gm_chat"] in page and SECRETS["secret_roll"] in page
+
+
+def test_review_outsider_not_found(played, outsider):
+    assert _review(played, outsider).status_code == 404
+
+
+def test_review_anonymous_sent_to_login(played):
+    response = Client().get(reverse("session_review", args=[played.pk]))
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+
+
+def test_review_has_no_forms_of_the_room(played, gm):
+    page = _review(played, gm).content.decode()
+    assert "hx-post" not in page
+
+
+def test_review_scenes_collapsed_except_last(played, gm):
+    page = _review(played, gm).content.decode()
+    details = re.findall(r"<details[^>]*>", page)
+    assert len(details) >= 2
+    assert [" open" in tag for tag in details] == [False] * (len(details) - 1) + [True]
+
+
+def test_review_filter_checks_only(played, gm):
+    page = _review(played, gm, show="checks").content.decode()
+    assert PUBLIC["chat"] not in page
+    assert PUBLIC["revealed_roll"] in page
+
+
+def test_review_filter_chat_only(played, other_player):
+    page = _review(played, other_player, show="chat").content.decode()
+    assert PUBLIC["chat"] in page and PUBLIC["revealed_roll"] not in page
+
+
+def test_review_filter_one_character(played, other_player):
+    page = _review(played, other_player, character="Aki").content.decode()
+    assert PUBLIC["ic"] in page and PUBLIC["chat"] not in page
+
+
+def test_review_filter_form_works_without_script(played, other_player):
+    page = _review(played, other_player).content.decode()
+    assert re.search(r'<form method="get" action="/sessions/\d+/review/"', page)
+    assert 'type="submit"' in page
+
+
+def test_review_filter_nothing_matches(session, gm):
+    page = _review(session, gm, show="checks").content.decode()
+    assert "Nothing in this session matches the filter." in page
+
+
+@pytest.mark.parametrize("name", EXPORTS)
+def test_export_download_is_attachment(played, other_player, name):
+    response = _client(other_player).get(reverse(name, args=[played.pk]))
+    assert response["Content-Disposition"].startswith('attachment; filename="2026-12-05-')
+    assert response["Cache-Control"] == "private, no-store"
+
+
+@pytest.mark.parametrize("name", EXPORTS)
+def test_export_download_player_holds_no_hidden_text(played, other_player, name):
+    text = _client(other_player).get(reverse(name, args=[played.pk])).content.decode()
+    for secret in SECRETS.values():
+        assert secret not in text
+
+
+@pytest.mark.parametrize("name", EXPORTS)
+def test_export_download_gm_holds_gm_only_lines(played, gm, name):
+    text = _client(gm).get(reverse(name, args=[played.pk])).content.decode()
+    assert SECRETS["gm_chat"] in text and SECRETS["secret_roll"] in text
+
+
+@pytest.mark.parametrize("name", EXPORTS)
+def test_export_download_outsider_not_found(played, outsider, name):
+    assert _client(outsider).get(reverse(name, args=[played.pk])).status_code == 404
+
+
+def test_room_links_to_review(played, player):
+    page = _client(player).get(reverse("session_room", args=[played.pk])).content.decode()
+    assert reverse("session_review", args=[played.pk]) in page
+
+
+def test_table_page_links_to_review(played, player):
+    url = reverse("table_detail", args=[played.table_id])
+    assert reverse("session_review", args=[played.pk]) in _client(player).get(url).content.decode()
+
+
+def _counts():
+    return (
+        Table.objects.count(),
+        GameSession.objects.count(),
+        TimelineEvent.objects.count(),
+        ImportedLog.objects.count(),
+    )
+
+
+def _upload(client, content: bytes):
+    upload = SimpleUploadedFile("log.json", content, content_type="application/json")
+    return client.post(reverse("log_import"), {"file": upload})
+
+
+def test_import_page_opens(outsider):
+    assert _client(outsider).get(reverse("log_import")).status_code == 200
+
+
+def test_import_anonymous_sent_to_login(db):
+    assert Client().get(reverse("log_import")).status_code == 302
+
+
+def test_import_creates_table_and_opens_review(played, gm, outsider):
+    document = log_export.export_json(viewer=log_export.log_viewer(session=played, user=gm))
+    client = _client(outsider)
+    response = _upload(client, json.dumps(document).encode())
+    imported = GameSession.objects.get(table__gm=outsider)
+    assert response["Location"] == reverse("session_review", args=[imported.pk])
+    assert SECRETS["gm_chat"] in client.get(response["Location"]).content.decode()
+
+
+def test_import_malformed_refused_with_message(outsider):
+    before = _counts()
+    response = _upload(_client(outsider), b"{not json")
+    assert response.status_code == 400
+    assert "not valid JSON" in response.content.decode()
+    assert _counts() == before
+
+
+def test_import_hostile_text_escaped_on_review(played, gm, outsider):
+    document = log_export.export_json(viewer=log_export.log_viewer(session=played, user=gm))
+    document["events"][1]["payload"]["text"] = "<script>alert(1)</script>"
+    client = _client(outsider)
+    response = _upload(client, json.dumps(document).encode())
+    page = client.get(response["Location"]).content.decode()
+    assert "<script>alert(1)</script>" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+
+
+def _page_queries(client, url) -> int:
+    # Counted at the cursor: the query log is reset when a request starts.
+    statements = []
+
+    def count(execute, sql, params, many, context):
+        statements.append(sql)
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(count):
+        assert client.get(url).status_code == 200
+    return len(statements)
+
+
+@pytest.mark.parametrize("name", ["session_review", *EXPORTS])
+def test_review_and_exports_queries_constant(session, gm, player, name):
+    client = _client(player)
+    url = reverse(name, args=[session.pk])
+    counts = []
+    for total in (50, 500):
+        add_chat_lines(session, gm, total - session.last_seq)
+        counts.append(_page_queries(client, url))
+    assert counts[0] == counts[1] > 0
