@@ -452,8 +452,9 @@ def _scope_note(viewer: LogViewer) -> str:
     return _("Only what %(name)s could see.") % {"name": viewer.view_of}
 
 
-def export_html(*, viewer: LogViewer) -> str:
-    """Return the log as one standalone HTML page: styles inside, no scripts, no links out."""
+def export_html(*, viewer: LogViewer, dice_chart=None) -> str:
+    """Return the log as one standalone HTML page: styles inside, no scripts, no links out
+    (the dice chart, if given, is inline SVG)."""
     phases = group_events(log_events(viewer))
     return render_to_string(
         "sessions_app/export_log.html",
@@ -467,6 +468,7 @@ def export_html(*, viewer: LogViewer) -> str:
             "offline_log": True,
             "scope_note": _scope_note(viewer),
             "exported_at": timezone.now(),
+            "dice_chart": dice_chart,
         },
     )
 

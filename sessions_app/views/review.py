@@ -15,6 +15,7 @@ from .. import log_export, services
 from ..forms import LogImportForm
 from ..services.logs import MAX_BYTES
 from .common import apply_errors, member_session
+from .stats import session_histogram
 
 
 def _viewer(request, session_id: int) -> log_export.LogViewer:
@@ -47,6 +48,7 @@ def session_review(request, session_id: int):
             "character": character if character in names else "",
             "character_names": names,
             "filtering": show != "all" or character in names,
+            "dice_chart": session_histogram(viewer.session, request.user, is_gm=viewer.is_gm),
         },
     )
 
@@ -65,7 +67,9 @@ def _download(session, text: str, extension: str, content_type: str) -> HttpResp
 @login_required
 def session_export_html(request, session_id: int):
     viewer = _viewer(request, session_id)
-    return _download(viewer.session, log_export.export_html(viewer=viewer), "html", "text/html")
+    chart = session_histogram(viewer.session, request.user, is_gm=viewer.is_gm)
+    html = log_export.export_html(viewer=viewer, dice_chart=chart)
+    return _download(viewer.session, html, "html", "text/html")
 
 
 @login_required

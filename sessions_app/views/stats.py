@@ -124,3 +124,13 @@ def table_dice(request, table_id: int):
     context = _context(rows, viewer_is_gm=viewer_is_gm)
     context.update({"session": None, "table": table, "scope_name": table.name})
     return render(request, TEMPLATE, context)
+
+
+def session_histogram(session, user, *, is_gm: bool, chart_id: str = "session-dice"):
+    """The session's 2D6 totals against fair dice, as this viewer may count them (for the
+    review page and the exported log); None when no 2D6 roll counts."""
+    rows = selectors.dice_rows_for_session(session=session, user=user, is_gm=is_gm)
+    everyone = dice_stats.group_stats(rows)
+    if not everyone.histogram.rolls:
+        return None
+    return _histogram(everyone, session.title, chart_id)

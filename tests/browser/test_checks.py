@@ -39,6 +39,7 @@ def test_check_requested_rolled_and_shown_alike(browser, table_setup):
     gm = room_page(browser, base_url, session, "keeper")
     aki = room_page(browser, base_url, session, "aki")
 
+    gm.locator("summary", has_text="Request a check").click()
     form = gm.locator("#check-request-form")
     form.get_by_label("Character").select_option(label="Aki (aki)")
     form.get_by_label("What for").fill("Climb the archive shelves")

@@ -47,6 +47,8 @@ def test_review_scene_expands_by_keyboard(browser, played, csp_violations):
     expect(pre_play).to_have_attribute("open", "")
     expect(pre_play.get_by_text(PUBLIC["chat"])).to_be_visible()
     expect(page.locator("#review-log")).not_to_contain_text(SECRETS["gm_chat"])
+    # The revealed roll counts for the player: the session's dice are drawn on the page.
+    expect(page.locator(".review-dice svg[role=img]")).to_be_visible()
     assert csp_violations.found == []
     context.close()
 
@@ -85,5 +87,6 @@ def test_review_html_export_opens_offline(browser, played, tmp_path):
     expect(disk.get_by_role("heading", level=3, name="Scene 1: The reading room")).to_be_visible()
     expect(disk.locator("main")).to_contain_text(PUBLIC["revealed_roll"])
     expect(disk.locator("main")).not_to_contain_text(SECRETS["secret_roll"])
+    expect(disk.locator(".dice-figure svg[role=img]")).to_be_visible()
     assert [url for url in requests if not url.startswith("file://")] == []
     offline.close()
