@@ -328,9 +328,13 @@ def stage_context(session, user, is_gm: bool) -> dict:
                 "decide": is_gm and request.status == StageRequest.Status.PENDING,
                 "answer": request.status == StageRequest.Status.ASKED
                 and request.character.owner_id == user.pk,
+                # A proposed companion's player answers rather than withdraws.
                 "withdraw": request.status in ("asked", "pending")
-                and user.pk in (request.requested_by_id, request.character.owner_id)
-                and not is_gm,
+                and not is_gm
+                and (
+                    user.pk == request.requested_by_id
+                    or (request.kind != "companion" and user.pk == request.character.owner_id)
+                ),
             }
             if can["decide"] or can["answer"]:
                 context["decisions"] += 1
