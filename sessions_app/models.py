@@ -52,7 +52,36 @@ def default_experience_lines() -> list[dict]:
     return [{"label": label, "amount": 1} for label in SHIPPED_EXPERIENCE_LABELS]
 
 
-class RulesProfile(models.Model):
+class EntryConditionFields(models.Model):
+    """What a PC must do to enter a scene it was not in: a profile's rule, which each
+    scene copies when it starts (so changing the profile never rewrites a past scene)."""
+
+    entry_condition = models.CharField(
+        _("entry condition"),
+        max_length=10,
+        choices=EntryCondition.choices,
+        default=EntryCondition.NONE,
+        help_text=_("What a PC must do to enter a scene it was not in."),
+    )
+    entry_check_value_name = models.CharField(
+        _("entry check: judgement value"), max_length=60, blank=True
+    )
+    entry_check_difficulty = models.SmallIntegerField(
+        _("entry check: difficulty"), null=True, blank=True
+    )
+    entry_cost_resource = models.CharField(_("entry cost: resource"), max_length=60, blank=True)
+    entry_cost_amount = models.CharField(
+        _("entry cost: amount"),
+        max_length=40,
+        blank=True,
+        help_text=_("A number or a dice expression such as 1D6."),
+    )
+
+    class Meta:
+        abstract = True
+
+
+class RulesProfile(EntryConditionFields):
     """The designer-set numbers of one SRS game; shipped profiles have no table."""
 
     table = models.ForeignKey(
@@ -91,26 +120,6 @@ class RulesProfile(models.Model):
         _("play in scenes"),
         default=True,
         help_text=_("Off: main play is one continuous scene, without entries or exits."),
-    )
-    entry_condition = models.CharField(
-        _("entry condition"),
-        max_length=10,
-        choices=EntryCondition.choices,
-        default=EntryCondition.NONE,
-        help_text=_("What a PC must do to enter a scene it was not in."),
-    )
-    entry_check_value_name = models.CharField(
-        _("entry check: judgement value"), max_length=60, blank=True
-    )
-    entry_check_difficulty = models.SmallIntegerField(
-        _("entry check: difficulty"), null=True, blank=True
-    )
-    entry_cost_resource = models.CharField(_("entry cost: resource"), max_length=60, blank=True)
-    entry_cost_amount = models.CharField(
-        _("entry cost: amount"),
-        max_length=40,
-        blank=True,
-        help_text=_("A number or a dice expression such as 1D6."),
     )
     after_scene_resource = models.CharField(
         _("after a scene: resource"),
@@ -878,7 +887,7 @@ class HandoutReveal(models.Model):
         return f"{self.handout} in {self.session}"
 
 
-class Scene(models.Model):
+class Scene(EntryConditionFields):
     """One scene of main play: a scene player (or none, for a master scene), place, purpose."""
 
     class Status(models.TextChoices):
@@ -911,20 +920,6 @@ class Scene(models.Model):
     )
     # No-scene mode: the whole of main play as one scene, without entries or exits.
     continuous = models.BooleanField(_("continuous"), default=False)
-    entry_condition = models.CharField(
-        _("entry condition"),
-        max_length=10,
-        choices=EntryCondition.choices,
-        default=EntryCondition.NONE,
-    )
-    entry_check_value_name = models.CharField(
-        _("entry check: judgement value"), max_length=60, blank=True
-    )
-    entry_check_difficulty = models.SmallIntegerField(
-        _("entry check: difficulty"), null=True, blank=True
-    )
-    entry_cost_resource = models.CharField(_("entry cost: resource"), max_length=60, blank=True)
-    entry_cost_amount = models.CharField(_("entry cost: amount"), max_length=40, blank=True)
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.RUNNING
     )

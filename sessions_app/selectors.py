@@ -393,9 +393,13 @@ def ledger_for(*, table: Table, user) -> list[ExperienceEntry]:
     return list(_ledger_entries().filter(table=table, person=user))
 
 
-def balance_of(*, table: Table, user) -> int:
+def balance_of(*, table: Table | None = None, user=None, table_id=None, user_id=None) -> int:
+    """Return a person's balance at a table: the running balance of their last entry."""
     last = (
-        ExperienceEntry.objects.filter(table=table, person=user)
+        ExperienceEntry.objects.filter(
+            table_id=table_id if table is None else table.pk,
+            person_id=user_id if user is None else user.pk,
+        )
         .order_by("-id")
         .values_list("balance_after", flat=True)
         .first()

@@ -25,7 +25,7 @@ from ..models import (
     Roll,
     TimelineEvent,
 )
-from ..selectors import membership_get
+from .access import require_gm, require_member
 from .stage import stage_require
 from .timeline import timeline_append
 
@@ -44,17 +44,13 @@ class DeclaredModifier:
 
 
 def _require_gm(session: GameSession, user) -> Membership:
-    membership = membership_get(user=user, table_id=session.table_id)
-    if membership is None or membership.role != Membership.Role.GM:
-        raise PermissionDenied(_("Only the GM can do that."))
-    return membership
+    return require_gm(session.table_id, user)
 
 
 def _require_member(session: GameSession, user) -> Membership:
-    membership = membership_get(user=user, table_id=session.table_id)
-    if membership is None:
-        raise PermissionDenied(_("Only members of this table can roll in its sessions."))
-    return membership
+    return require_member(
+        session.table_id, user, _("Only members of this table can roll in its sessions.")
+    )
 
 
 def _clean_label(label: str) -> str:

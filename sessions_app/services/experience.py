@@ -25,7 +25,8 @@ from ..models import (
     Table,
     TimelineEvent,
 )
-from ..selectors import membership_get, session_players, table_profile
+from ..selectors import balance_of, membership_get, session_players, table_profile
+from .access import require_gm
 from .characters import JUDGEMENT_VALUE_RANGE
 from .timeline import timeline_append
 
@@ -45,10 +46,7 @@ class AwardLine:
 
 
 def _require_table_gm(table: Table, user) -> Membership:
-    membership = membership_get(user=user, table_id=table.pk)
-    if membership is None or membership.role != Membership.Role.GM:
-        raise PermissionDenied(_("Only the GM of this session can do that."))
-    return membership
+    return require_gm(table.pk, user, _("Only the GM of this session can do that."))
 
 
 def _locked_session(session: GameSession) -> GameSession:
@@ -81,13 +79,7 @@ def _clean_amount(amount, *, allow_negative: bool = False) -> int:
 
 
 def _current_balance(table_id: int, person_id: int) -> int:
-    last = (
-        ExperienceEntry.objects.filter(table_id=table_id, person_id=person_id)
-        .order_by("-id")
-        .values_list("balance_after", flat=True)
-        .first()
-    )
-    return last or 0
+    return balance_of(table_id=table_id, user_id=person_id)
 
 
 def _lock_member(table_id: int, person) -> Membership:

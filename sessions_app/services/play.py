@@ -23,7 +23,7 @@ from ..models import (
     Scene,
     TimelineEvent,
 )
-from ..selectors import membership_get
+from . import access
 from .timeline import timeline_append
 
 PREPARATION_ITEMS = ("rulebook", "scenario", "tools")
@@ -31,17 +31,11 @@ INTRO_MAX_LENGTH = 4000
 
 
 def require_gm(session: GameSession, user) -> Membership:
-    membership = membership_get(user=user, table_id=session.table_id)
-    if membership is None or membership.role != Membership.Role.GM:
-        raise PermissionDenied(_("Only the GM can do that."))
-    return membership
+    return access.require_gm(session.table_id, user)
 
 
 def require_member(session: GameSession, user) -> Membership:
-    membership = membership_get(user=user, table_id=session.table_id)
-    if membership is None:
-        raise PermissionDenied(_("Only members of this table can do that."))
-    return membership
+    return access.require_member(session.table_id, user)
 
 
 def _locked(session: GameSession) -> GameSession:
