@@ -108,6 +108,28 @@ def _item_page(request, scenario: Scenario, form, *, heading: str, anchor: str, 
     )
 
 
+def _edit_item(request, scenario: Scenario, form, save, *, saved, heading, anchor: str):
+    """Show an item's form on its own page; a valid POST saves it through `save(form)` and
+    goes back to the item's place on the scenario page. `saved` and `heading` are called
+    for their text once the outcome is known (the item may have been renamed)."""
+    if request.method == "POST" and form.is_valid():
+        try:
+            save(form)
+        except ValidationError as error:
+            apply_errors(form, error)
+        else:
+            messages.success(request, saved())
+            return _back(scenario, anchor)
+    return _item_page(
+        request,
+        scenario,
+        form,
+        heading=heading(),
+        anchor=anchor,
+        status=400 if form.errors else 200,
+    )
+
+
 def _back(scenario: Scenario, anchor: str):
     return redirect(reverse("scenario_detail", args=[scenario.pk]) + f"#{anchor}")
 
@@ -199,21 +221,16 @@ def planned_scene_create(request, scenario: Scenario):
 def planned_scene_edit(request, scenario: Scenario, scene_id: int):
     scene = _planned_scene(scenario, scene_id)
     form = PlannedSceneForm(request.POST or None, scenario=scenario, planned_scene=scene)
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.planned_scene_update(planned_scene=scene, by=request.user, **form.cleaned_data)
-        except ValidationError as error:
-            apply_errors(form, error)
-        else:
-            messages.success(request, _("The scene was saved."))
-            return _back(scenario, f"planned-scene-{scene.pk}")
-    return _item_page(
+    return _edit_item(
         request,
         scenario,
         form,
-        heading=_("Edit the scene “%(title)s”") % {"title": scene.title},
+        lambda form: services.planned_scene_update(
+            planned_scene=scene, by=request.user, **form.cleaned_data
+        ),
+        saved=lambda: _("The scene was saved."),
+        heading=lambda: _("Edit the scene “%(title)s”") % {"title": scene.title},
         anchor=f"planned-scene-{scene.pk}",
-        status=400 if form.errors else 200,
     )
 
 
@@ -279,23 +296,16 @@ def prepared_check_edit(request, scenario: Scenario, check_id: int):
     form = PreparedCheckForm(
         request.POST or None, value_names=_value_names(request), prepared_check=check
     )
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.prepared_check_update(
-                prepared_check=check, by=request.user, **form.cleaned_data
-            )
-        except ValidationError as error:
-            apply_errors(form, error)
-        else:
-            messages.success(request, _("The check was saved."))
-            return _back(scenario, f"planned-scene-{check.planned_scene_id}")
-    return _item_page(
+    return _edit_item(
         request,
         scenario,
         form,
-        heading=_("Edit the check “%(label)s”") % {"label": check.label},
+        lambda form: services.prepared_check_update(
+            prepared_check=check, by=request.user, **form.cleaned_data
+        ),
+        saved=lambda: _("The check was saved."),
+        heading=lambda: _("Edit the check “%(label)s”") % {"label": check.label},
         anchor=f"planned-scene-{check.planned_scene_id}",
-        status=400 if form.errors else 200,
     )
 
 
@@ -339,21 +349,14 @@ def scenario_npc_create(request, scenario: Scenario):
 def scenario_npc_edit(request, scenario: Scenario, npc_id: int):
     npc = get_object_or_404(ScenarioNpc, pk=npc_id, scenario=scenario)
     form = ScenarioNpcForm(request.POST or None, value_names=_value_names(request), npc=npc)
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.scenario_npc_update(npc=npc, by=request.user, **_npc_fields(form))
-        except ValidationError as error:
-            apply_errors(form, error)
-        else:
-            messages.success(request, _("%(name)s was saved.") % {"name": npc.name})
-            return _back(scenario, f"npc-{npc.pk}")
-    return _item_page(
+    return _edit_item(
         request,
         scenario,
         form,
-        heading=_("Edit the NPC %(name)s") % {"name": npc.name},
+        lambda form: services.scenario_npc_update(npc=npc, by=request.user, **_npc_fields(form)),
+        saved=lambda: _("%(name)s was saved.") % {"name": npc.name},
+        heading=lambda: _("Edit the NPC %(name)s") % {"name": npc.name},
         anchor=f"npc-{npc.pk}",
-        status=400 if form.errors else 200,
     )
 
 
@@ -388,21 +391,14 @@ def handout_create(request, scenario: Scenario):
 def handout_edit(request, scenario: Scenario, handout_id: int):
     handout = get_object_or_404(Handout, pk=handout_id, scenario=scenario)
     form = HandoutForm(request.POST or None, scenario=scenario, handout=handout)
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.handout_update(handout=handout, by=request.user, **form.cleaned_data)
-        except ValidationError as error:
-            apply_errors(form, error)
-        else:
-            messages.success(request, _("The handout was saved."))
-            return _back(scenario, f"handout-{handout.pk}")
-    return _item_page(
+    return _edit_item(
         request,
         scenario,
         form,
-        heading=_("Edit the handout “%(title)s”") % {"title": handout.title},
+        lambda form: services.handout_update(handout=handout, by=request.user, **form.cleaned_data),
+        saved=lambda: _("The handout was saved."),
+        heading=lambda: _("Edit the handout “%(title)s”") % {"title": handout.title},
         anchor=f"handout-{handout.pk}",
-        status=400 if form.errors else 200,
     )
 
 
