@@ -101,6 +101,10 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Under ASGI a connection cannot outlive its request: the project's backend keeps closed
+    # connections in a pool instead, so each request closes (returns) its own at the end.
+    DATABASES["default"]["ENGINE"] = "config.sqlite_backend"
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test_db.sqlite3")}
     # Several writers (HTTP and websocket threads) share the file: wait instead of failing,
     # take the write lock up front, and let readers go on while one writes (WAL).
@@ -129,6 +133,23 @@ if REDIS_URL:
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+# Sessions are read on every request a member makes: from the cache, with the database
+# behind it. The cache is Redis when several processes serve the site (REDIS_URL), so a
+# logout in one is a logout in all; the embedded default is one process and keeps it in
+# memory.
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": os.environ.get("CHANNELS_PREFIX", "srs"),
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+AUTHENTICATION_BACKENDS = ["sessions_app.auth_backends.CachedModelBackend"]
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

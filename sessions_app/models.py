@@ -11,6 +11,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
+from .inserts import row_insert
+
 
 class EntryCondition(models.TextChoices):
     NONE = "none", _("None")
@@ -348,6 +350,14 @@ class GameSession(models.Model):
 
 class AppendOnlyQuerySet(models.QuerySet):
     """Refuse bulk edits: history is corrected by appending, never by rewriting."""
+
+    def create(self, **kwargs):
+        instance = self.model(**kwargs)
+        self._for_write = True
+        if not row_insert(instance, using=self.db):
+            return super().create(**kwargs)
+        instance._state.fetch_mode = self._fetch_mode
+        return instance
 
     def update(self, **kwargs):
         raise ValueError(f"{self.model._meta.verbose_name_plural} are append-only.")

@@ -45,7 +45,7 @@ def signup(request):
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        login(request, user)
         return redirect("home")
     return render(request, "registration/signup.html", {"form": form})
 
@@ -153,7 +153,7 @@ def invite_landing(request, token: str):
             except ValidationError as error:
                 apply_errors(signup_form, error)
             else:
-                login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+                login(request, user)
     elif action == "login":
         login_form = AuthenticationForm(request, data=request.POST, prefix="login")
         if login_form.is_valid():

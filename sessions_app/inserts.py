@@ -1,0 +1,106 @@
+"""Insert a row with an INSERT statement that Django compiles once per model.
+
+Append-only records (rolls, timeline events, moves, ledger lines) are only ever inserted,
+always with the same columns, and the busiest actions write two or three of them. Building
+the INSERT through the queryset on every call cost more than running it, so its text is
+compiled by Django's own compiler the first time and reused; only the values are prepared
+per row, the way the compiler prepares them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import connections
+from django.db.models import signals, sql
+from django.db.models.expressions import DatabaseDefault
+
+
+@dataclass(frozen=True)
+class _InsertPlan:
+    sql: str
+    fields: tuple
+    returning_params: tuple
+    pk_converters: tuple
+
+
+_plans: dict[tuple, _InsertPlan | None] = {}
+
+
+def row_insert(instance, *, using: str) -> bool:
+    """Insert a new instance and set its primary key; False when it must take `save()`.
+
+    The fast path is only taken where it does what `save(force_insert=True)` does: no save
+    signal listens, no field computes its SQL or defaults in the database, no value is an
+    expression, and the database returns the new key from the INSERT itself.
+    """
+    model = type(instance)
+    if signals.pre_save.has_listeners(model) or signals.post_save.has_listeners(model):
+        return False
+    plan = _plan(model, using)
+    if plan is None:
+        return False
+    values = [field.pre_save(instance, add=True) for field in plan.fields]
+    if any(_is_expression(value) for value in values):
+        return False
+    instance._prepare_related_fields_for_save(operation_name="save")
+    connection = connections[using]
+    # What the compiler's prepare_value does for a value that is not an expression.
+    params = [
+        field.get_db_prep_save(value, connection=connection)
+        for field, value in zip(plan.fields, values, strict=True)
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(plan.sql, [*params, *plan.returning_params])
+        (row,) = connection.ops.fetch_returned_rows(cursor, plan.returning_params)
+    pk = row[0]
+    for col, converter in plan.pk_converters:
+        pk = converter(pk, col, connection)
+    setattr(instance, model._meta.pk.attname, pk)
+    instance._state.adding = False
+    instance._state.db = using
+    return True
+
+
+def _is_expression(value) -> bool:
+    return isinstance(value, DatabaseDefault) or hasattr(value, "resolve_expression")
+
+
+def _plan(model, using: str) -> _InsertPlan | None:
+    key = (model, using)
+    if key not in _plans:
+        _plans[key] = _build_plan(model, using)
+    return _plans[key]
+
+
+def _build_plan(model, using: str) -> _InsertPlan | None:
+    meta = model._meta
+    connection = connections[using]
+    pk = meta.pk
+    if (
+        meta.parents
+        or not connection.features.can_return_columns_from_insert
+        or pk is not meta.auto_field
+    ):
+        return None
+    fields = tuple(field for field in meta.local_concrete_fields if field is not pk)
+    if any(
+        field.has_db_default()
+        or getattr(field, "generated", False)
+        or getattr(field, "get_placeholder_sql", None) is not None
+        for field in fields
+    ):
+        return None
+    # Compile once with a row of placeholders-to-be: the statement's text does not depend on
+    # the values, only on the columns, which never change for a model.
+    query = sql.InsertQuery(model)
+    query.insert_values(fields, [model()], raw=True)
+    compiler = query.get_compiler(using=using)
+    compiler.returning_fields = [pk]
+    statement, _params = compiler.as_sql()[0]
+    col = pk.get_col(meta.db_table)
+    pk_converters = tuple(
+        (col, converter)
+        for converter in connection.ops.get_db_converters(col) + col.get_db_converters(connection)
+    )
+    return _InsertPlan(statement, fields, tuple(compiler.returning_params), pk_converters)

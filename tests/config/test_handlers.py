@@ -1,0 +1,115 @@
+"""The HTTP handler runs the middleware as one synchronous chain: one thread hop a request."""
+
+from __future__ import annotations
+
+import pytest
+from asgiref.sync import SyncToAsync, sync_to_async
+from asgiref.testing import ApplicationCommunicator
+from django.conf import settings
+from django.core.handlers.asgi import ASGIHandler
+from django.test import Client
+
+from config.handlers import SyncChainASGIHandler
+
+CSRF = "c" * 32
+
+
+async def _request(app, path: str, *, method="GET", cookies: dict | None = None, body=b""):
+    cookie_header = "; ".join(f"{name}={value}" for name, value in (cookies or {}).items())
+    headers = [(b"host", b"testserver"), (b"cookie", cookie_header.encode())]
+    if method == "POST":
+        headers += [
+            (b"x-csrftoken", CSRF.encode()),
+            (b"hx-request", b"true"),
+            (b"content-type", b"application/x-www-form-urlencoded"),
+        ]
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": method,
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": headers,
+        "client": ("127.0.0.1", 50000),
+        "server": ("testserver", 80),
+    }
+    communicator = ApplicationCommunicator(app, scope)
+    await communicator.send_input({"type": "http.request", "body": body, "more_body": False})
+    start = await communicator.receive_output(10)
+    content = b""
+    while True:
+        message = await communicator.receive_output(10)
+        content += message.get("body", b"")
+        if not message.get("more_body"):
+            break
+    await communicator.wait(10)
+    return start["status"], content
+
+
+@pytest.fixture
+def hops(monkeypatch):
+    """Count the calls from the event loop into a worker thread."""
+    counted = []
+    original = SyncToAsync.__call__
+
+    async def counting(self, *args, **kwargs):
+        counted.append(self.func)
+        return await original(self, *args, **kwargs)
+
+    monkeypatch.setattr(SyncToAsync, "__call__", counting)
+    return counted
+
+
+@pytest.mark.asyncio
+async def test_a_request_crosses_into_its_thread_once_for_the_whole_chain(hops):
+    status, content = await _request(SyncChainASGIHandler(), "/ok/")
+
+    assert (status, content) == (200, b"ok")
+    # The request_started signal, the middleware chain with the view, the response's close.
+    assert len(hops) == 3
+
+
+@pytest.mark.asyncio
+async def test_django_s_own_handler_crosses_far_more_often(hops):
+    # The yardstick for the test above: if Django ran this list as one chain by itself,
+    # the project's handler would have no reason to exist.
+    status, _ = await _request(ASGIHandler(), "/ok/")
+
+    assert status == 200
+    assert len(hops) > 3 + len(settings.MIDDLEWARE)
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_signed_in_roll_goes_through_sessions_csrf_and_the_view(session, player, gm):
+    from sessions_app import services
+    from sessions_app.models import Roll
+    from tests.factories import CharacterFactory
+
+    def prepare():
+        pc = CharacterFactory(
+            table=session.table, owner=player, name="Aki", judgement_values={"Strength": 4}
+        )
+        session.characters.add(pc)
+        check = services.check_request(
+            session=session, by=gm, character=pc, label="climb", value_name="Strength"
+        )
+        client = Client()
+        client.force_login(player)
+        return check.pk, client.cookies[settings.SESSION_COOKIE_NAME].value
+
+    check_id, session_cookie = await sync_to_async(prepare)()
+    cookies = {settings.SESSION_COOKIE_NAME: session_cookie, settings.CSRF_COOKIE_NAME: CSRF}
+    url = f"/sessions/{session.pk}/checks/{check_id}/roll/"
+
+    status, content = await _request(SyncChainASGIHandler(), url, method="POST", cookies=cookies)
+    refused, _ = await _request(SyncChainASGIHandler(), url, method="POST", cookies={})
+
+    assert status == 200
+    assert b"Rolled" in content
+    assert await Roll.objects.filter(request_id=check_id).acount() == 1
+    assert refused == 403  # no CSRF cookie: refused before the view
