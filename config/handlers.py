@@ -1,4 +1,5 @@
-"""The HTTP handler: Django's ASGI handler with its middleware run as one synchronous chain.
+"""The HTTP handler: Django's ASGI handler, with its middleware run as one synchronous chain
+on worker threads that are kept from one request to the next.
 
 Django runs an async-capable middleware in async mode whenever the handler is async, and
 then calls each of its request and response hooks through a thread hop of its own. One
@@ -6,13 +7,63 @@ synchronous middleware in the list (WhiteNoise) splits the chain, so a request w
 forth between the event loop and its thread a dozen times, more than the work of a small
 view. Run synchronously, the whole chain and the view make one hop: the event loop keeps
 the sockets, the request's thread does the rest, as under WSGI.
+
+Django also starts a thread for each request (and another to join it afterwards). The
+threads here are kept and handed to the next request instead, the way a WSGI server keeps
+its workers; each request still has a thread to itself for as long as it runs.
 """
 
-from asgiref.sync import sync_to_async
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+from asgiref.sync import ThreadSensitiveContext, sync_to_async
 from django.core.handlers.asgi import ASGIHandler
+
+IDLE_THREADS_KEPT = 16
+
+
+class WorkerThreads:
+    """Single-thread executors, one per running request, reused when the request is done.
+
+    Only the event loop's thread takes and gives back, so a plain list is enough.
+    """
+
+    def __init__(self, keep: int = IDLE_THREADS_KEPT):
+        self.keep = keep
+        self._idle: list[ThreadPoolExecutor] = []
+
+    def take(self) -> ThreadPoolExecutor:
+        if self._idle:
+            return self._idle.pop()
+        return ThreadPoolExecutor(max_workers=1, thread_name_prefix="http-request")
+
+    def give_back(self, executor: ThreadPoolExecutor) -> None:
+        if len(self._idle) < self.keep:
+            self._idle.append(executor)
+        else:
+            executor.shutdown(wait=False)
+
+    @property
+    def idle_count(self) -> int:
+        return len(self._idle)
 
 
 class SyncChainASGIHandler(ASGIHandler):
+    def __init__(self):
+        super().__init__()
+        self.worker_threads = WorkerThreads()
+
     def load_middleware(self, is_async=False):
         super().load_middleware(is_async=False)
         self._middleware_chain = sync_to_async(self._middleware_chain, thread_sensitive=True)
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
+        executor = self.worker_threads.take()
+        try:
+            async with ThreadSensitiveContext(executor=executor):
+                await self.handle(scope, receive, send)
+        finally:
+            self.worker_threads.give_back(executor)

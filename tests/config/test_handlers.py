@@ -113,3 +113,58 @@ async def test_a_signed_in_roll_goes_through_sessions_csrf_and_the_view(session,
     assert b"Rolled" in content
     assert await Roll.objects.filter(request_id=check_id).acount() == 1
     assert refused == 403  # no CSRF cookie: refused before the view
+
+
+@pytest.fixture
+def request_threads():
+    """The thread each request's synchronous part runs on (request_started runs there)."""
+    import threading
+
+    from django.core.signals import request_started
+
+    seen = []
+
+    def record(**kwargs):
+        seen.append(threading.get_ident())
+
+    request_started.connect(record, dispatch_uid="test-request-thread")
+    yield seen
+    request_started.disconnect(dispatch_uid="test-request-thread")
+
+
+@pytest.mark.asyncio
+async def test_a_request_s_thread_serves_the_next_request(request_threads):
+    handler = SyncChainASGIHandler()
+
+    for _ in range(3):
+        status, _ = await _request(handler, "/ok/")
+        assert status == 200
+
+    assert len(set(request_threads)) == 1
+    assert handler.worker_threads.idle_count == 1
+
+
+@pytest.mark.asyncio
+async def test_requests_running_together_each_have_a_thread(request_threads):
+    import asyncio
+
+    handler = SyncChainASGIHandler()
+
+    results = await asyncio.gather(*[_request(handler, "/ok/") for _ in range(3)])
+
+    assert [status for status, _ in results] == [200, 200, 200]
+    assert len(set(request_threads)) == 3
+    assert handler.worker_threads.idle_count == 3
+
+
+def test_idle_threads_beyond_the_limit_are_let_go():
+    from config.handlers import WorkerThreads
+
+    threads = WorkerThreads(keep=2)
+    executors = [threads.take() for _ in range(3)]
+    for executor in executors:
+        threads.give_back(executor)
+
+    assert threads.idle_count == 2
+    with pytest.raises(RuntimeError):
+        executors[2].submit(print)  # shut down
