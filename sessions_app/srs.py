@@ -445,7 +445,16 @@ def roll_2d6(rng: Random | None = None) -> tuple[int, int]:
 
 
 class CommandError(ValueError):
-    """A roll-box command that is not understood; the message says which part."""
+    """A roll-box command that is not understood; the message says which part.
+
+    The message is kept as a template with named values, so the app can show it in the
+    reader's language (this module stays free of Django); str() gives the English text.
+    """
+
+    def __init__(self, template: str, **values):
+        self.template = template
+        self.values = values
+        super().__init__(template.format(**values))
 
 
 @dataclass(frozen=True)
@@ -543,14 +552,33 @@ class _CheckParts:
     has_brackets: bool = False
 
 
+# One sentence per value rather than the value's name filled in: a translation can then
+# word each naturally.
+_OPTION_MESSAGES = {
+    "critical": {
+        "missing": "'{symbol}' must be followed by the critical value in {command}",
+        "twice": "the critical value is given twice in {command}",
+    },
+    "fumble": {
+        "missing": "'{symbol}' must be followed by the fumble value in {command}",
+        "twice": "the fumble value is given twice in {command}",
+    },
+}
+
+
 def _read_option(parts: _CheckParts, symbol: str, digits: str, command: str) -> None:
     name = "critical" if symbol == "@" else "fumble"
     if parts.has_target:
-        raise CommandError(f"'{symbol}' must come before '>=' in {command!r} ({_EXAMPLES})")
+        raise CommandError(
+            "'{symbol}' must come before '>=' in {command} ({examples})",
+            symbol=symbol,
+            command=repr(command),
+            examples=_EXAMPLES,
+        )
     if not digits:
-        raise CommandError(f"'{symbol}' must be followed by the {name} value in {command!r}")
+        raise CommandError(_OPTION_MESSAGES[name]["missing"], symbol=symbol, command=repr(command))
     if getattr(parts, name) is not None:
-        raise CommandError(f"the {name} value is given twice in {command!r}")
+        raise CommandError(_OPTION_MESSAGES[name]["twice"], command=repr(command))
     setattr(parts, name, int(digits))
     parts.has_options = True
 
@@ -558,16 +586,19 @@ def _read_option(parts: _CheckParts, symbol: str, digits: str, command: str) -> 
 def _read_brackets(parts: _CheckParts, match: re.Match[str], command: str) -> None:
     body = match["bracket_body"]
     if match["bracket_close"] is None:
-        raise CommandError(f"missing ']' in {command!r}")
+        raise CommandError("missing ']' in {command}", command=repr(command))
     if parts.has_options:
         raise CommandError(
-            f"give critical/fumble either as @c#f or as [c,f], not both, in {command!r}"
+            "give critical/fumble either as @c#f or as [c,f], not both, in {command}",
+            command=repr(command),
         )
     numbers = _BRACKET_BODY_RE.fullmatch(body)
     if numbers is None:
         raise CommandError(
-            f"[{body}] in {command!r} is not understood: brackets hold at most two numbers, "
-            "[critical,fumble], either of which may be left out"
+            "[{body}] in {command} is not understood: brackets hold at most two numbers, "
+            "[critical,fumble], either of which may be left out",
+            body=body,
+            command=repr(command),
         )
     if numbers[1]:
         parts.critical = int(numbers[1])
@@ -582,23 +613,39 @@ def _read_check_parts(rest: str, command: str) -> _CheckParts:
     previous_was_modifier = False
     while position < len(rest):
         if parts.has_brackets:
-            raise CommandError(f"nothing may follow ']' in {command!r}: found {rest[position:]!r}")
+            raise CommandError(
+                "nothing may follow ']' in {command}: found {rest}",
+                command=repr(command),
+                rest=repr(rest[position:]),
+            )
         match = _PART_RE.match(rest, position)
         if match is None:
             unread = rest[position:]
             if unread[0] in "+-":
-                raise CommandError(f"'{unread[0]}' must be followed by a number in {command!r}")
-            raise CommandError(f"{unread!r} in {command!r} is not understood ({_EXAMPLES})")
+                raise CommandError(
+                    "'{sign}' must be followed by a number in {command}",
+                    sign=unread[0],
+                    command=repr(command),
+                )
+            raise CommandError(
+                "{unread} in {command} is not understood ({examples})",
+                unread=repr(unread),
+                command=repr(command),
+                examples=_EXAMPLES,
+            )
         position = match.end()
         is_modifier = match["modifier"] is not None
         if is_modifier:
             if parts.has_target:
-                raise CommandError(f"the modifier must come before '>=' in {command!r}")
+                raise CommandError(
+                    "the modifier must come before '>=' in {command}", command=repr(command)
+                )
             if not previous_was_modifier:
                 parts.modifier_blocks += 1
             if parts.modifier_blocks > 1:
                 raise CommandError(
-                    f"write the modifier in one place, before or after @/#, in {command!r}"
+                    "write the modifier in one place, before or after @/#, in {command}",
+                    command=repr(command),
                 )
             parts.modifier += int(match["modifier"])
         elif match["at"] or match["sharp"]:
@@ -608,13 +655,17 @@ def _read_check_parts(rest: str, command: str) -> _CheckParts:
             operator = match["compare"]
             if operator != ">=":
                 raise CommandError(
-                    f"SRS checks compare with '>=' only; {operator!r} in {command!r} "
-                    "is not understood"
+                    "SRS checks compare with '>=' only; {operator} in {command} is not understood",
+                    operator=repr(operator),
+                    command=repr(command),
                 )
             if parts.has_target:
-                raise CommandError(f"the target is given twice in {command!r}")
+                raise CommandError("the target is given twice in {command}", command=repr(command))
             if match["target"] is None:
-                raise CommandError(f"the target number is missing after '>=' in {command!r}")
+                raise CommandError(
+                    "the target number is missing after '>=' in {command}",
+                    command=repr(command),
+                )
             parts.target = _fold(match["target"])
             parts.has_target = True
         else:
@@ -632,20 +683,23 @@ def parse_command(text: str) -> ParsedCommand:
     text after the first space is kept as the label. Raise CommandError otherwise.
     """
     if not isinstance(text, str):
-        raise CommandError(f"a command must be text, got {text!r}")
+        raise CommandError("a command must be text, got {text}", text=repr(text))
     stripped = text.strip()
     if not stripped:
-        raise CommandError(f"the command is empty ({_EXAMPLES})")
+        raise CommandError("the command is empty ({examples})", examples=_EXAMPLES)
     # str.split() also splits on the ideographic space (U+3000) that Japanese IMEs type.
     split = stripped.split(maxsplit=1)
     command = split[0]
     label = split[1] if len(split) > 1 else ""
     if len(command) > MAX_COMMAND_CHARS:
-        raise CommandError(f"the command is longer than {MAX_COMMAND_CHARS} characters")
+        raise CommandError("the command is longer than {limit} characters", limit=MAX_COMMAND_CHARS)
     if label and unicodedata.normalize("NFKC", label[0]) in _COMMAND_CHARACTERS:
         raise CommandError(
-            f"remove the space before {label!r}: text after a space is read as a comment, "
-            f"so {stripped!r} would roll just {command!r}"
+            "remove the space before {label}: text after a space is read as a comment, "
+            "so {text} would roll just {command}",
+            label=repr(label),
+            text=repr(stripped),
+            command=repr(command),
         )
     # NFKC folds the full-width digits and letters that Japanese input methods often produce.
     normalized = unicodedata.normalize("NFKC", command).upper()
@@ -653,14 +707,28 @@ def parse_command(text: str) -> ParsedCommand:
     body = normalized[1:] if secret else normalized
     dice = _DICE_RE.match(body)
     if dice is None:
-        raise CommandError(f"{command!r} is not understood: a roll starts with NdM ({_EXAMPLES})")
+        raise CommandError(
+            "{command} is not understood: a roll starts with NdM ({examples})",
+            command=repr(command),
+            examples=_EXAMPLES,
+        )
     count, faces = int(dice[1]), int(dice[2])
     if count > MAX_DICE_COUNT:
-        raise CommandError(f"too many dice in {command!r}: N must be ≤ {MAX_DICE_COUNT} (NdM)")
+        raise CommandError(
+            "too many dice in {command}: N must be ≤ {limit} (NdM)",
+            command=repr(command),
+            limit=MAX_DICE_COUNT,
+        )
     if faces > MAX_DICE_FACES:
-        raise CommandError(f"too many faces in {command!r}: M must be ≤ {MAX_DICE_FACES} (NdM)")
+        raise CommandError(
+            "too many faces in {command}: M must be ≤ {limit} (NdM)",
+            command=repr(command),
+            limit=MAX_DICE_FACES,
+        )
     if count < 1 or faces < 1:
-        raise CommandError(f"{command!r} rolls nothing: N and M in NdM must be at least 1")
+        raise CommandError(
+            "{command} rolls nothing: N and M in NdM must be at least 1", command=repr(command)
+        )
     parts = _read_check_parts(body[dice.end() :], command)
     is_check = parts.has_target or parts.has_options or parts.has_brackets
     if not is_check:
@@ -678,8 +746,10 @@ def parse_command(text: str) -> ParsedCommand:
         )
     if (count, faces) != (2, 6):
         raise CommandError(
-            f"SRS checks roll 2D6, so {command!r} cannot take a target, critical or fumble; "
-            f"{count}D{faces} with only a modifier is a plain sum"
+            "SRS checks roll 2D6, so {command} cannot take a target, critical or fumble; "
+            "{dice} with only a modifier is a plain sum",
+            command=repr(command),
+            dice=f"{count}D{faces}",
         )
     return ParsedCommand(
         text=stripped,
@@ -760,7 +830,9 @@ def amount_parse(text: str) -> Amount:
         return Amount(text=text, fixed=number, command=None)
     parsed = parse_command(text)
     if parsed.kind != KIND_SUM or parsed.secret:
-        raise CommandError(f"{text!r} is not a number or a dice sum such as 1D6 or 2D6+1.")
+        raise CommandError(
+            "{text} is not a number or a dice sum such as 1D6 or 2D6+1.", text=repr(text)
+        )
     return Amount(text=parsed.notation, fixed=None, command=parsed)
 
 

@@ -25,6 +25,7 @@ from ..models import (
     Roll,
     TimelineEvent,
 )
+from ..srs_messages import command_error_message
 from .access import require_gm, require_member
 from .stage import stage_require
 from .timeline import timeline_append
@@ -586,7 +587,7 @@ def command_roll(
             srs.roll_command(text, faces) if faces is not None else srs.roll_command_random(text)
         )
     except srs.CommandError as error:
-        raise ValidationError({"text": str(error)}) from None
+        raise ValidationError({"text": command_error_message(error)}) from None
     command = result.command
     check_result = result.check
     with transaction.atomic():

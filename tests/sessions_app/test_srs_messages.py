@@ -1,0 +1,66 @@
+"""The roll-box parser's refusals reach the reader in their language."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.utils import translation
+
+from sessions_app import services, srs
+from sessions_app.srs_messages import COMMAND_MESSAGES, command_error_message
+
+
+def _templates_in_the_parser() -> set[str]:
+    source = Path(srs.__file__).read_text(encoding="utf-8")
+    templates = {
+        "".join(re.findall(r'"([^"]*)"', match))
+        for match in re.findall(r'CommandError\(\s*((?:"[^"]*"\s*)+)', source)
+    }
+    templates |= set(re.findall(r'"(?:missing|twice)": "([^"]*)"', source))
+    return templates
+
+
+def test_every_refusal_the_parser_can_raise_is_in_the_catalogue():
+    templates = _templates_in_the_parser()
+    assert len(templates) > 20
+    assert templates <= set(COMMAND_MESSAGES)
+    assert srs._EXAMPLES in COMMAND_MESSAGES
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["", "2D6>=", "2D6@", "2D6[11", "2D6>9", "XYZ", "2D6+", "101D6", "0D6", "1D6>=9"],
+)
+def test_english_text_is_the_parser_s_own(command):
+    with pytest.raises(srs.CommandError) as caught:
+        srs.parse_command(command)
+    with translation.override("en"):
+        assert command_error_message(caught.value) == str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        ("2D6>=", "目標値がありません"),
+        ("", "コマンドが空です（例: 2D6+2>=10"),
+        ("2D6[11", "「]」がありません"),
+        ("101D6", "N は100以下"),
+    ],
+)
+def test_japanese_readers_get_japanese(command, expected):
+    with pytest.raises(srs.CommandError) as caught:
+        srs.parse_command(command)
+    with translation.override("ja"):
+        message = command_error_message(caught.value)
+    assert expected in message
+    assert "is not" not in message
+
+
+@pytest.mark.django_db
+def test_the_roll_box_refuses_in_the_session_s_language(session, player):
+    with translation.override("ja"), pytest.raises(ValidationError) as caught:
+        services.command_roll(session=session, by=player, text="2D6>=")
+    assert "目標値がありません" in caught.value.message_dict["text"][0]
