@@ -60,7 +60,12 @@ def shipped_rules_profiles() -> None:
 class DaphneServer:
     """One daphne process serving the project on a free port of 127.0.0.1."""
 
-    def __init__(self, *, extra_env: dict[str, str] | None = None):
+    def __init__(
+        self,
+        *,
+        extra_env: dict[str, str] | None = None,
+        application: str = "config.asgi:application",
+    ):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         env = {**os.environ, "DATABASE_URL": database_url_for_current_connection()}
@@ -77,7 +82,7 @@ class DaphneServer:
                 "127.0.0.1",
                 "-p",
                 str(self.port),
-                "config.asgi:application",
+                application,
             ],
             cwd=PROJECT_DIR,
             env=env,

@@ -2,7 +2,8 @@
 
 Prints, side by side in one run:
 - requests per second of the session page and of a bare "ok" view, and their ratio;
-- rolls per second through the htmx check endpoint against the bare view (target >= 0.5);
+- rolls per second through the htmx check endpoint against the bare view (target >= 0.5),
+  on the project's HTTP handler and, for comparison, on Django's stock ASGI handler;
 - the delay from appending an event (a chat POST) to its arrival on 20 connected websocket
   clients (median and 99th percentile), with the in-memory channel layer and with Redis;
 - the delay from a roll (the check endpoint) to its card on 20 clients.
@@ -130,6 +131,38 @@ def _rolls_per_second(
     for thread in threads:
         thread.join()
     return len(request_ids) / (time.monotonic() - started)
+
+
+def _roll_rounds(server, session, cookie, roll_ids, args, label: str) -> None:
+    """Rolls against the bare view, one client and then several, in alternating rounds.
+
+    Short alternating rounds let both sides of each ratio meet the same machine load (this
+    machine is shared: its speed drifts by more than the difference being measured).
+    """
+    for workers, ids in [(1, roll_ids[: args.rolls]), (args.workers, roll_ids[args.rolls :])]:
+        roll_seconds = ok_seconds = 0.0
+        roll_count = ok_count = 0
+        round_ratios = []
+        per_round = max(1, len(ids) // args.rounds)
+        for start in range(0, len(ids), per_round):
+            chunk = ids[start : start + per_round]
+            ok_rps = _requests_per_second(
+                server.port, "/ok/", cookie, seconds=args.seconds / args.rounds, workers=workers
+            )
+            began = time.monotonic()
+            rolls_rps = _rolls_per_second(server.port, session.pk, chunk, cookie, workers)
+            roll_seconds += time.monotonic() - began
+            roll_count += len(chunk)
+            ok_seconds += args.seconds / args.rounds
+            ok_count += ok_rps * args.seconds / args.rounds
+            round_ratios.append(rolls_rps / ok_rps)
+        rolls_rps, ok_rps = roll_count / roll_seconds, ok_count / ok_seconds
+        print(
+            f"{label}, {workers} client(s): check endpoint {rolls_rps:6.1f} rolls/s "
+            f"({roll_count} rolls), bare view {ok_rps:6.1f} requests/s, "
+            f"ratio {rolls_rps / ok_rps:4.2f} "
+            f"(rounds {min(round_ratios):.2f}-{max(round_ratios):.2f}; target >= 0.5)"
+        )
 
 
 def _post_chat(port: int, session_id: int, cookie: str, csrf: str, text: str) -> None:
@@ -281,33 +314,7 @@ def main() -> int:
         roll_ids = make_requests(2 * args.rolls)
         card_ids.extend(make_requests(args.events, "card-marker"))
         assert CheckRequest.objects.filter(status="pending").count() == 2 * args.rolls + args.events
-        # Rolls and the bare view alternate in short rounds, one client and then several, so
-        # that both sides of each ratio meet the same machine load (this machine is shared:
-        # its speed drifts by more than the difference being measured).
-        for workers, ids in [(1, roll_ids[: args.rolls]), (args.workers, roll_ids[args.rolls :])]:
-            roll_seconds = ok_seconds = 0.0
-            roll_count = ok_count = 0
-            round_ratios = []
-            per_round = max(1, len(ids) // args.rounds)
-            for start in range(0, len(ids), per_round):
-                chunk = ids[start : start + per_round]
-                ok_rps = _requests_per_second(
-                    server.port, "/ok/", cookie, seconds=args.seconds / args.rounds, workers=workers
-                )
-                began = time.monotonic()
-                rolls_rps = _rolls_per_second(server.port, session.pk, chunk, cookie, workers)
-                roll_seconds += time.monotonic() - began
-                roll_count += len(chunk)
-                ok_seconds += args.seconds / args.rounds
-                ok_count += ok_rps * args.seconds / args.rounds
-                round_ratios.append(rolls_rps / ok_rps)
-            rolls_rps, ok_rps = roll_count / roll_seconds, ok_count / ok_seconds
-            print(
-                f"{workers} client(s): check endpoint {rolls_rps:6.1f} rolls/s "
-                f"({roll_count} rolls), bare view {ok_rps:6.1f} requests/s, "
-                f"ratio {rolls_rps / ok_rps:4.2f} "
-                f"(rounds {min(round_ratios):.2f}-{max(round_ratios):.2f}; target >= 0.5)"
-            )
+        _roll_rounds(server, session, cookie, roll_ids, args, "project handler")
         roll_delays = asyncio.run(
             _fan_out_delays(
                 server,
@@ -324,6 +331,16 @@ def main() -> int:
         )
     finally:
         server.stop()
+
+    # The same code through Django's stock ASGI handler: the yardstick moves with the handler.
+    stock = DaphneServer(
+        extra_env=production, application="tests.benchmarks.stock_asgi:application"
+    )
+    try:
+        _requests_per_second(stock.port, "/ok/", cookie, seconds=1, workers=1)  # warm up
+        _roll_rounds(stock, session, cookie, make_requests(2 * args.rolls), args, "stock handler")
+    finally:
+        stock.stop()
 
     redis_delays = None
     try:
