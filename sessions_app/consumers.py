@@ -6,14 +6,16 @@ event a user may not see is filtered here and its content never reaches that soc
 
 from __future__ import annotations
 
+import contextlib
 import json
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
-from django.utils import translation
+from django.utils import timezone, translation
 
 from . import selectors, services
+from .time_zones import TIME_ZONE_COOKIE, zone_from_cookie
 
 CLOSE_NOT_A_MEMBER = 4403
 
@@ -65,6 +67,7 @@ class SessionConsumer(AsyncWebsocketConsumer):
         # Keys of the open-check items this socket's page shows ("id-mode-status").
         self.check_keys: list[str] = []
         self.language = _language_from_scope(self.scope)
+        self.time_zone = zone_from_cookie((self.scope.get("cookies") or {}).get(TIME_ZONE_COOKIE))
         access = await self._access()
         # Accept, then close with an application code: a browser sees 4403, not a bare 403.
         await self.accept()
@@ -123,12 +126,19 @@ class SessionConsumer(AsyncWebsocketConsumer):
         if self.cursor is not None:
             await self.send(text_data=await self._render_match_update(int(message["match_id"])))
 
+    @contextlib.contextmanager
+    def _as_viewer(self):
+        """Render in this socket's page language and its browser's time zone."""
+        # override(None) is the server's TIME_ZONE: a browser that named no zone.
+        with translation.override(self.language), timezone.override(self.time_zone):
+            yield
+
     def _all_boards_html(self) -> str:
         """Every match board of the session, each as this connection's seat (or a spectator)."""
         from minigames.board import session_boards, session_matches
 
         self.match_ids = [match.pk for match in session_matches(self.session_id)]
-        with translation.override(self.language):
+        with self._as_viewer():
             return render_to_string(
                 f"{ROOM_TEMPLATE}#match-list",
                 {"match_boards": session_boards(self.session_id, self.user), "oob": True},
@@ -149,7 +159,7 @@ class SessionConsumer(AsyncWebsocketConsumer):
         changed = next((match for match in matches if match.pk == match_id), None)
         if changed is None:
             return ""
-        with translation.override(self.language):
+        with self._as_viewer():
             return render_board(changed, self.user)
 
     async def presence_changed(self, message):
@@ -177,7 +187,7 @@ class SessionConsumer(AsyncWebsocketConsumer):
 
         session = selectors.session_for_member(user=self.user, session_id=self.session_id)[0]
         context = stage_context(session, self.user, self.is_gm)
-        with translation.override(self.language):
+        with self._as_viewer():
             return render_to_string(
                 f"{ROOM_TEMPLATE}#stage",
                 {
@@ -216,7 +226,7 @@ class SessionConsumer(AsyncWebsocketConsumer):
         new_cursor = up_to_seq if up_to_seq is not None else (events[-1].seq if events else None)
         if not events:
             return "", new_cursor, set()
-        with translation.override(self.language):
+        with self._as_viewer():
             html = render_to_string(
                 f"{ROOM_TEMPLATE}#timeline-append",
                 {"events": events, "viewer": self.user, "viewer_is_gm": self.is_gm},
@@ -242,7 +252,7 @@ class SessionConsumer(AsyncWebsocketConsumer):
         """Replace the whole open-checks list (on connect: nothing typed there can be lost)."""
         items, context = self._check_context()
         self.check_keys = [self._key(request, mode) for request, mode in items]
-        with translation.override(self.language):
+        with self._as_viewer():
             return render_to_string(
                 f"{ROOM_TEMPLATE}#check-list", {**context, "check_items": items, "oob": True}
             )
@@ -265,7 +275,7 @@ class SessionConsumer(AsyncWebsocketConsumer):
             f'<li id="check-item-{key.split("-")[0]}" hx-swap-oob="delete"></li>' for key in gone
         ]
         if new:
-            with translation.override(self.language):
+            with self._as_viewer():
                 rendered = "".join(
                     render_to_string(
                         "sessions_app/_check_item.html",
@@ -282,7 +292,7 @@ class SessionConsumer(AsyncWebsocketConsumer):
 
     @database_sync_to_async
     def _render_presence(self) -> str:
-        with translation.override(self.language):
+        with self._as_viewer():
             return render_to_string(
                 "sessions_app/session_room.html#presence",
                 {

@@ -429,3 +429,29 @@ async def test_consumer_ping_keeps_presence_fresh(session, player):
     presence = await sync_to_async(Presence.objects.get)(session=session)
     assert presence.last_seen > old + datetime.timedelta(minutes=5)
     await communicator.disconnect()
+
+
+async def test_consumer_shows_times_in_the_browser_s_time_zone(session, gm, player):
+    from zoneinfo import ZoneInfo
+
+    tokyo = await _communicator(player, session)
+    # The cookie header goes through channels' cookie middleware like a browser's would.
+    tokyo.scope["headers"] = [
+        (name, value + b"; tz=Asia/Tokyo" if name == b"cookie" else value)
+        for name, value in tokyo.scope["headers"]
+    ]
+    plain, _ = await _joined(gm, session)
+    await tokyo.connect()
+    await tokyo.send_to(text_data=json.dumps({"type": "sync", "last_seq": 0}))
+    await _frames(tokyo)
+
+    event = await chat(session=session, by=gm, text="What time is it?")
+    tokyo_frames = await _frames(tokyo)
+    plain_frames = await _frames(plain)
+
+    in_tokyo = event.created_at.astimezone(ZoneInfo("Asia/Tokyo")).strftime("%H:%M")
+    in_utc = event.created_at.astimezone(ZoneInfo("UTC")).strftime("%H:%M")
+    assert any(f">{in_tokyo}</time>" in frame for frame in tokyo_frames)
+    assert any(f">{in_utc}</time>" in frame for frame in plain_frames)
+    await tokyo.disconnect()
+    await plain.disconnect()
