@@ -6,7 +6,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from ..models import Character, GameSession, Membership, Table
+from ..models import Character, GameSession, Membership, Phase, Table
 from ..selectors import membership_get
 
 JUDGEMENT_VALUE_RANGE = (-99, 99)
@@ -136,6 +136,9 @@ def session_character_set(
     """Add a character to the session's cast or remove it (the GM, or the PC's owner)."""
     if character.table_id != session.table_id:
         raise ValidationError(_("That character belongs to another table."))
+    if session.phase == Phase.CLOSED:
+        # The cast is part of the record the group signed off.
+        raise ValidationError(_("This session is closed: its record is read-only."))
     membership = membership_get(user=by, table_id=session.table_id)
     is_gm = membership is not None and membership.role == Membership.Role.GM
     if not is_gm and character.owner_id != getattr(by, "pk", None):

@@ -248,6 +248,20 @@ def test_cast_update_by_owner(player_client, session, player):
     assert session.characters.filter(pk=character.pk).exists()
 
 
+def test_cast_of_a_closed_session_cannot_change(gm_client, session, pc):
+    from sessions_app.models import Phase
+
+    session.phase = Phase.CLOSED
+    session.save(update_fields=["phase"])
+
+    response = gm_client.post(
+        _url("cast_update", session), {"character": pc.pk, "taking_part": "0"}, **HTMX
+    )
+
+    assert "record is read-only" in response.content.decode()
+    assert session.characters.filter(pk=pc.pk).exists()
+
+
 def test_cast_update_other_players_character_forbidden(other_client, session, pc):
     response = other_client.post(
         _url("cast_update", session), {"character": pc.pk, "taking_part": "0"}, **HTMX
