@@ -102,8 +102,9 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # Under ASGI a connection cannot outlive its request: the project's backend keeps closed
-    # connections in a pool instead, so each request closes (returns) its own at the end.
+    # The project's backend queues this process's writers on a lock (see its docstring).
+    # Under ASGI a connection cannot outlive its request's context, so each request closes
+    # its own at the end rather than leave it to the garbage collector.
     DATABASES["default"]["ENGINE"] = "config.sqlite_backend"
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test_db.sqlite3")}
