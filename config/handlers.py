@@ -10,17 +10,56 @@ the sockets, the request's thread does the rest, as under WSGI.
 
 Django also starts a thread for each request (and another to join it afterwards). The
 threads here are kept and handed to the next request instead, the way a WSGI server keeps
-its workers; each request still has a thread to itself for as long as it runs.
+its workers; each request still has a thread to itself for as long as it runs. Database
+connections belong to threads, so a kept thread keeps its connection too (CONN_MAX_AGE),
+which under Django's own handler never outlives its request.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import threading
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
 from django.core.handlers.asgi import ASGIHandler
+from django.db import connections
 
 IDLE_THREADS_KEPT = 16
+
+logger = logging.getLogger(__name__)
+_after_view = threading.local()
+_started: set[asyncio.Task] = set()
+
+
+def start_on_loop_after_view(async_function: Callable[..., Awaitable], *args) -> bool:
+    """Have the event loop start `async_function(*args)` once this request's view returns.
+
+    For work a view only needs started, such as announcing a committed event to the room:
+    the loop starts it in the same turn in which it takes the response back, where handing
+    it over from the thread at once would wake the loop and chain futures a second time.
+    Returns False outside a request of this handler (a websocket consumer, a command): the
+    caller then hands the work over itself.
+    """
+    queued = getattr(_after_view, "queued", None)
+    if queued is None:
+        return False
+    queued.append((async_function, args))
+    return True
+
+
+def _start(async_function, args) -> None:
+    task = asyncio.get_running_loop().create_task(async_function(*args))
+    _started.add(task)
+    task.add_done_callback(_forget_started)
+
+
+def _forget_started(task: asyncio.Task) -> None:
+    _started.discard(task)
+    if not task.cancelled() and task.exception() is not None:
+        logger.warning("Work started after a view failed: %r", task.exception())
 
 
 class WorkerThreads:
@@ -42,6 +81,9 @@ class WorkerThreads:
         if len(self._idle) < self.keep:
             self._idle.append(executor)
         else:
+            # The thread's database connections are its own (kept between requests): close
+            # them in the thread before it ends, rather than leave them to the collector.
+            executor.submit(connections.close_all)
             executor.shutdown(wait=False)
 
     @property
@@ -56,7 +98,26 @@ class SyncChainASGIHandler(ASGIHandler):
 
     def load_middleware(self, is_async=False):
         super().load_middleware(is_async=False)
-        self._middleware_chain = sync_to_async(self._middleware_chain, thread_sensitive=True)
+        sync_chain = self._middleware_chain
+
+        def chain_in_thread(request, queued: list):
+            _after_view.queued = queued
+            try:
+                return sync_chain(request)
+            finally:
+                _after_view.queued = None
+
+        run_chain = sync_to_async(chain_in_thread, thread_sensitive=True)
+
+        async def middleware_chain(request):
+            queued: list = []
+            try:
+                return await run_chain(request, queued)
+            finally:
+                for async_function, args in queued:
+                    _start(async_function, args)
+
+        self._middleware_chain = middleware_chain
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":

@@ -18,6 +18,8 @@ from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from config.handlers import start_on_loop_after_view
+
 from ..models import GameSession, Membership, Phase, Presence, TimelineEvent
 from ..selectors import membership_get
 
@@ -37,6 +39,9 @@ def broadcast(group: str, message: dict) -> None:
     try:
         loop = asyncio.get_running_loop()
     except RuntimeError:
+        # A view under the project's HTTP handler: its loop starts the send with the response.
+        if start_on_loop_after_view(layer.group_send, group, message):
+            return
         server_loop = _server_loop()
         if server_loop is None:
             async_to_sync(layer.group_send)(group, message)

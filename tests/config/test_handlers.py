@@ -168,3 +168,98 @@ def test_idle_threads_beyond_the_limit_are_let_go():
     assert threads.idle_count == 2
     with pytest.raises(RuntimeError):
         executors[2].submit(print)  # shut down
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_request_thread_keeps_its_database_connection_when_connections_persist():
+    import threading
+
+    from django.core.signals import request_started
+    from django.db import connections
+
+    raw_connections = []
+
+    def record(**kwargs):
+        # request_started runs on the request's thread, after Django's own receiver.
+        wrapper = connections["default"]
+        wrapper.ensure_connection()
+        raw_connections.append((threading.get_ident(), id(wrapper.connection)))
+
+    request_started.connect(record, dispatch_uid="test-request-connection")
+    try:
+        handler = SyncChainASGIHandler()
+        for _ in range(3):
+            status, _ = await _request(handler, "/ok/")
+            assert status == 200
+    finally:
+        request_started.disconnect(dispatch_uid="test-request-connection")
+
+    assert len({thread for thread, _ in raw_connections}) == 1
+    kept = settings.DATABASES["default"]["CONN_MAX_AGE"] != 0
+    # Persistent (the embedded default): one connection; CONN_MAX_AGE=0: one per request.
+    assert len({raw for _, raw in raw_connections}) == (1 if kept else 3)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_thread_let_go_closes_its_database_connections_first():
+    from django.db import connections
+
+    from config.handlers import WorkerThreads
+
+    threads = WorkerThreads(keep=0)
+    executor = threads.take()
+
+    def open_connection():
+        wrapper = connections["default"]
+        wrapper.ensure_connection()
+        return wrapper
+
+    wrapper = executor.submit(open_connection).result(10)
+    assert wrapper.connection is not None
+    threads.give_back(executor)
+    executor.shutdown(wait=True)
+
+    assert wrapper.connection is None
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_view_s_announcement_is_started_by_the_loop_with_its_response(
+    session, player, gm, monkeypatch
+):
+    import asyncio
+
+    from channels.layers import get_channel_layer
+
+    from sessions_app import services
+
+    def prepare():
+        client = Client()
+        client.force_login(player)
+        return client.cookies[settings.SESSION_COOKIE_NAME].value
+
+    session_cookie = await sync_to_async(prepare)()
+    cookies = {settings.SESSION_COOKIE_NAME: session_cookie, settings.CSRF_COOKIE_NAME: CSRF}
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    await layer.group_add(f"session.{session.pk}", channel)
+
+    def no_hand_over_from_the_thread(*args, **kwargs):
+        raise AssertionError("the view's thread handed the send to the loop itself")
+
+    monkeypatch.setattr(asyncio, "run_coroutine_threadsafe", no_hand_over_from_the_thread)
+    status, _ = await _request(
+        SyncChainASGIHandler(),
+        f"/sessions/{session.pk}/chat/",
+        method="POST",
+        cookies=cookies,
+        body=b"text=hello+table",
+    )
+    message = await asyncio.wait_for(layer.receive(channel), 5)
+
+    assert status == 200
+    last = await sync_to_async(lambda: session.events.order_by("seq").last())()
+    assert message == {"type": "timeline.event", "event_id": last.pk, "seq": last.seq}
+    assert last.payload["text"] == "hello table"
+    assert services.timeline.start_on_loop_after_view(print) is False  # outside a request

@@ -1,4 +1,5 @@
-"""The project's SQLite backend: the in-process queue for write transactions.
+"""The project's SQLite backend: connections that start each use clean, and the in-process
+queue for write transactions.
 
 These tests open their own database file through the backend, so they run the same on the
 embedded default and on the PostgreSQL pass.
@@ -29,7 +30,7 @@ def make_wrapper(tmp_path, django_db_blocker):
                 "default": {
                     "ENGINE": "config.sqlite_backend",
                     "NAME": name,
-                    "CONN_MAX_AGE": 0,
+                    "CONN_MAX_AGE": None,
                     "OPTIONS": {
                         "timeout": timeout,
                         "transaction_mode": "IMMEDIATE",
@@ -121,3 +122,62 @@ def test_a_writer_that_waits_too_long_is_refused_and_holds_nothing(make_wrapper)
 
     assert refused == ["database is locked"]
     assert not write_lock(holder.settings_dict["NAME"]).locked()
+
+
+def _notes(wrapper, count):
+    with wrapper.cursor() as cursor:
+        cursor.execute("CREATE TABLE note (text TEXT)")
+        cursor.executemany("INSERT INTO note VALUES (%s)", [(f"note {n}",) for n in range(count)])
+
+
+def _count_notes(wrapper):
+    with wrapper.cursor() as cursor:
+        cursor.execute("SELECT COUNT(*) FROM note")
+        return cursor.fetchone()[0]
+
+
+def test_a_cursor_left_open_keeps_an_old_snapshot_until_the_use_ends(make_wrapper):
+    reader, writer = make_wrapper(), make_wrapper()
+    _notes(writer, 3)
+    # A use of the connection reads one row of several and never closes its cursor.
+    left_open = reader.cursor()
+    left_open.execute("SELECT text FROM note")
+    left_open.fetchone()
+    with writer.cursor() as cursor:
+        cursor.execute("INSERT INTO note VALUES ('committed by another connection')")
+
+    # Within the same use the read is stale: this is what a kept connection must not carry.
+    assert _count_notes(reader) == 3
+    reader.close_if_unusable_or_obsolete()  # the end of a request, or of a websocket message
+    assert _count_notes(reader) == 4
+    assert reader.connection is not None  # kept for the next use
+
+
+def test_a_transaction_left_open_is_rolled_back_and_frees_the_writers(make_wrapper):
+    wrapper = make_wrapper()
+    _notes(wrapper, 1)
+    _begin(wrapper)
+    with wrapper.cursor() as cursor:
+        cursor.execute("INSERT INTO note VALUES ('never committed')")
+
+    wrapper.close_if_unusable_or_obsolete()
+
+    assert not wrapper.connection.in_transaction
+    assert not write_lock(wrapper.settings_dict["NAME"]).locked()
+    assert _count_notes(make_wrapper()) == 1
+
+
+def test_a_connection_inside_an_atomic_block_is_left_alone(make_wrapper):
+    wrapper = make_wrapper()
+    _notes(wrapper, 1)
+    _begin(wrapper)
+    wrapper.in_atomic_block = True  # as transaction.atomic() marks it
+    with wrapper.cursor() as cursor:
+        cursor.execute("INSERT INTO note VALUES ('still being written')")
+
+    wrapper.close_if_unusable_or_obsolete()
+
+    assert wrapper.connection.in_transaction
+    wrapper.in_atomic_block = False
+    wrapper.commit()
+    assert _count_notes(wrapper) == 2
