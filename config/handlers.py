@@ -17,10 +17,8 @@ which under Django's own handler never outlives its request.
 
 from __future__ import annotations
 
-import asyncio
-import logging
 import threading
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
@@ -29,13 +27,11 @@ from django.db import connections
 
 IDLE_THREADS_KEPT = 16
 
-logger = logging.getLogger(__name__)
 _after_view = threading.local()
-_started: set[asyncio.Task] = set()
 
 
-def start_on_loop_after_view(async_function: Callable[..., Awaitable], *args) -> bool:
-    """Have the event loop start `async_function(*args)` once this request's view returns.
+def start_on_loop_after_view(callback: Callable[..., object], *args) -> bool:
+    """Have the event loop call `callback(*args)` once this request's view returns.
 
     For work a view only needs started, such as announcing a committed event to the room:
     the loop starts it in the same turn in which it takes the response back, where handing
@@ -46,20 +42,8 @@ def start_on_loop_after_view(async_function: Callable[..., Awaitable], *args) ->
     queued = getattr(_after_view, "queued", None)
     if queued is None:
         return False
-    queued.append((async_function, args))
+    queued.append((callback, args))
     return True
-
-
-def _start(async_function, args) -> None:
-    task = asyncio.get_running_loop().create_task(async_function(*args))
-    _started.add(task)
-    task.add_done_callback(_forget_started)
-
-
-def _forget_started(task: asyncio.Task) -> None:
-    _started.discard(task)
-    if not task.cancelled() and task.exception() is not None:
-        logger.warning("Work started after a view failed: %r", task.exception())
 
 
 class WorkerThreads:
@@ -114,8 +98,8 @@ class SyncChainASGIHandler(ASGIHandler):
             try:
                 return await run_chain(request, queued)
             finally:
-                for async_function, args in queued:
-                    _start(async_function, args)
+                for callback, args in queued:
+                    callback(*args)
 
         self._middleware_chain = middleware_chain
 

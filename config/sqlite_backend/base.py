@@ -54,8 +54,7 @@ class DatabaseWrapper(sqlite3_base.DatabaseWrapper):
         for cursor in list(self._open_cursors):
             cursor.close()
         if self.connection.in_transaction:
-            self.connection.rollback()
-            self._release_write_lock()
+            self._rollback()  # frees the write lock too
 
     def _start_transaction_under_autocommit(self):
         if self.transaction_mode != "IMMEDIATE" or self._holds_write_lock:

@@ -37,10 +37,10 @@ def broadcast(group: str, message: dict) -> None:
     if layer is None:
         return
     try:
-        loop = asyncio.get_running_loop()
+        asyncio.get_running_loop()
     except RuntimeError:
         # A view under the project's HTTP handler: its loop starts the send with the response.
-        if start_on_loop_after_view(layer.group_send, group, message):
+        if start_on_loop_after_view(_send_in_background, layer, group, message):
             return
         server_loop = _server_loop()
         if server_loop is None:
@@ -54,10 +54,16 @@ def broadcast(group: str, message: dict) -> None:
         future.add_done_callback(_log_failed_send)
         return
     # A caller already inside an event loop (a script, a test driving a browser) cannot
-    # block on it: send in the background, keeping the task referenced until it is done.
-    task = loop.create_task(layer.group_send(group, message))
+    # block on it.
+    _send_in_background(layer, group, message)
+
+
+def _send_in_background(layer, group: str, message: dict) -> None:
+    """Start the send on the running loop, keeping the task referenced until it is done."""
+    task = asyncio.get_running_loop().create_task(layer.group_send(group, message))
     _PENDING_SENDS.add(task)
     task.add_done_callback(_PENDING_SENDS.discard)
+    task.add_done_callback(_log_failed_send)
 
 
 def _server_loop():
