@@ -185,6 +185,28 @@ def test_roll_box_rolls(player_client, session):
     assert TimelineEvent.objects.get(kind="command_rolled").payload["command"].startswith("2D6+1")
 
 
+def test_roll_box_check_card_shows_its_modifier_not_a_judgement_value(
+    player_client, session, player
+):
+    services.command_roll(session=session, by=player, text="2D6+2>=10", faces=(3, 4))
+
+    page = player_client.get(_url("session_room", session)).content.decode()
+
+    assert "Modifier +2" in page
+    assert "Judgement value 0" not in page
+
+
+def test_requested_check_card_shows_the_judgement_value(player_client, session, gm, pc):
+    check = services.check_request(
+        session=session, by=gm, character=pc, label="Climb", value_name="Strength", difficulty=9
+    )
+    services.check_roll(request_id=check.pk, by=pc.owner, dice=(3, 4))
+
+    page = player_client.get(_url("session_room", session)).content.decode()
+
+    assert "Judgement value Strength 5" in page
+
+
 def test_roll_void_by_gm(gm_client, session, gm, npc):
     roll = services.gm_roll(session=session, by=gm, character=npc, label="Spot", value=3)
 
