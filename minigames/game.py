@@ -23,7 +23,16 @@ SPECTATOR = None
 
 
 class IllegalAction(Exception):
-    """An action the rules do not allow; the message is shown to the player as is."""
+    """An action the rules do not allow, with the reason shown to the player.
+
+    The message is English. An engine that writes its own Japanese, as Actics X does for
+    its narration, gives it as `ja`; otherwise the English message is a message id that the
+    app translates (Actual: `minigames/actual/messages.py`).
+    """
+
+    def __init__(self, message: str, *, ja: str | None = None):
+        super().__init__(message)
+        self.ja = ja
 
 
 class InvalidState(ValueError):

@@ -10,7 +10,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import get_language, gettext
+from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 from sessions_app.models import Character, GameSession, Membership
@@ -21,6 +21,7 @@ from sessions_app.services.stage import stage_require
 from .acticsx import bot as acticsx_bot
 from .acticsx import cards as acticsx_cards
 from .acticsx import engine as acticsx_engine
+from .acticsx_board import lang as reader_language
 from .actual import bot as actual_bot
 from .actual import engine as actual_engine
 from .game import IllegalAction
@@ -347,11 +348,17 @@ def match_move(*, match_id: int, by, action: dict, version: int) -> Match:
         try:
             state = engine.apply(state, action)
         except IllegalAction as error:
-            # Engine messages are English message ids (minigames/actual/messages.py).
-            raise ValidationError(gettext(str(error))) from None
+            raise ValidationError(_refusal(error)) from None
         _append_move(match, seat, action, by_computer=False)
         _computer_turns(match, state, engine)
     return match
+
+
+def _refusal(error: IllegalAction) -> str:
+    """The engine's reason for refusing a move, in the reader's language."""
+    if error.ja is not None and reader_language() == "ja":
+        return error.ja
+    return gettext(str(error))
 
 
 def _set_auto(match: Match, seat: int, value: bool, state, engine) -> Match:
@@ -442,9 +449,7 @@ def deck_problems(card_ids: list[str]) -> list[str]:
                 _("At most %(copies)d copies of a card: %(name)s has %(count)d.")
                 % {
                     "copies": acticsx_cards.MAX_COPIES,
-                    "name": acticsx_cards.CARDS[card_id]["name"][
-                        "ja" if (get_language() or "").startswith("ja") else "en"
-                    ],
+                    "name": acticsx_cards.CARDS[card_id]["name"][reader_language()],
                     "count": count,
                 }
             )

@@ -1097,10 +1097,10 @@ def counter_squares(where: str, player: int, actors: Iterable[dict[str, Any]]) -
 
 
 _WHERE_WORDS = {
-    "own_normal": "one of your squares 1–8",
-    "any_normal": "a square 1–8 of either side",
-    "own_actor": "a square with one of your actors",
-    "enemy_actor": "a square with an enemy actor",
+    "own_normal": ("one of your squares 1–8", "自分の1–8のマス"),
+    "any_normal": ("a square 1–8 of either side", "どちらかの側の1–8のマス"),
+    "own_actor": ("a square with one of your actors", "自分のアクターがいるマス"),
+    "enemy_actor": ("a square with an enemy actor", "敵のアクターがいるマス"),
 }
 
 
@@ -1109,14 +1109,24 @@ def validate_plan(state: dict[str, Any], player: int, plan: Any) -> dict[str, An
     opts = state["options"]
     label = LABELS[player]
     if not isinstance(plan, dict):
-        raise IllegalAction("A plan must be an object with 'play' and 'actors' lists.")
+        raise IllegalAction(
+            "A plan must be an object with 'play' and 'actors' lists.",
+            ja="プランは 'play' と 'actors' のリストを持つオブジェクトです。",
+        )
     extra = set(plan) - {"play", "actors"}
     if extra:
-        raise IllegalAction(f"A plan has only 'play' and 'actors'; not {', '.join(sorted(extra))}.")
+        raise IllegalAction(
+            f"A plan has only 'play' and 'actors'; not {', '.join(sorted(extra))}.",
+            ja=f"プランにあるのは 'play' と 'actors' だけです"
+            f"（{', '.join(sorted(extra))} は不可）。",
+        )
     plays = plan.get("play", [])
     entries = plan.get("actors", [])
     if not isinstance(plays, list) or not isinstance(entries, list):
-        raise IllegalAction("A plan's 'play' and 'actors' must be lists.")
+        raise IllegalAction(
+            "A plan's 'play' and 'actors' must be lists.",
+            ja="プランの 'play' と 'actors' はリストです。",
+        )
     seat = state["players"][player]
     board = {a["square"]: a for a in state["actors"]}
     mine = [a for a in state["actors"] if a["owner"] == player]
@@ -1126,112 +1136,173 @@ def validate_plan(state: dict[str, Any], player: int, plan: Any) -> dict[str, An
     level = 0
     deployed: list[str] = []
     names: list[str] = []
+    deployed_ja: list[str] = []
+    names_ja: list[str] = []
     out_plays = []
     for play in plays:
         if not isinstance(play, dict) or set(play) != {"card", "square"}:
-            raise IllegalAction("Each card played needs exactly 'card' and 'square'.")
+            raise IllegalAction(
+                "Each card played needs exactly 'card' and 'square'.",
+                ja="出すカードには 'card' と 'square' だけを指定します。",
+            )
         cid, square = play["card"], play["square"]
         if not isinstance(cid, str) or cid not in INFO:
-            raise IllegalAction(f"There is no card {cid!r}.")
+            raise IllegalAction(f"There is no card {cid!r}.", ja=f"カード {cid!r} はありません。")
         info = INFO[cid]
         used[cid] += 1
         if used[cid] > hand[cid]:
             if hand[cid]:
-                raise IllegalAction(f"You have only {hand[cid]} {info.name} in hand.")
-            raise IllegalAction(f"{info.name} is not in your hand.")
+                raise IllegalAction(
+                    f"You have only {hand[cid]} {info.name} in hand.",
+                    ja=f"手札の{info.ja}は{hand[cid]}枚だけです。",
+                )
+            raise IllegalAction(
+                f"{info.name} is not in your hand.", ja=f"{info.ja}は手札にありません。"
+            )
         if not isinstance(square, str) or square not in XY:
-            raise IllegalAction(f"{square!r} is not a square; squares are A1–A12 and B1–B12.")
+            raise IllegalAction(
+                f"{square!r} is not a square; squares are A1–A12 and B1–B12.",
+                ja=f"{square!r} はマスではありません（マスは A1–A12 と B1–B12）。",
+            )
         if square in squares:
-            raise IllegalAction(f"Two cards are planned for {square}; a square holds one card.")
+            raise IllegalAction(
+                f"Two cards are planned for {square}; a square holds one card.",
+                ja=f"{square}に2枚のカードが予定されています。1マスに置けるのは1枚です。",
+            )
         squares.add(square)
         if info.kind == "actor" or info.ex_kind == "normal":
             # The seed once writes A9–A11 for deployment, but its own definition of the base
             # (拠点) and its step ③ (9 → 12) cover four squares, so any of 9–12 is allowed.
             if square not in BASES[player]:
                 what = "Actors are deployed" if info.kind == "actor" else "EX normal cards go"
+                what_ja = "アクター" if info.kind == "actor" else "EXノーマルカード"
                 raise IllegalAction(
-                    f"{what} on your own base squares ({label}9–{label}12); not {square}."
+                    f"{what} on your own base squares ({label}9–{label}12); not {square}.",
+                    ja=f"{what_ja}は自分の拠点（{label}9–{label}12）に出します。{square}は不可。",
                 )
             if square in board:
                 raise IllegalAction(
-                    f"{square} already holds an actor; {info.name} needs an empty square."
+                    f"{square} already holds an actor; {info.name} needs an empty square.",
+                    ja=f"{square}にはすでにアクターがいます。{info.ja}は空きマスに出します。",
                 )
             if info.kind == "actor":
                 deployed.append(info.name)
+                deployed_ja.append(info.ja)
         else:
             where = info.counter[1]["where"]
             if square not in counter_squares(where, player, state["actors"]):
+                where_en, where_ja = _WHERE_WORDS[where]
                 raise IllegalAction(
-                    f"{info.name} must be played on {_WHERE_WORDS[where]}; {square} is not one."
+                    f"{info.name} must be played on {where_en}; {square} is not one.",
+                    ja=f"{info.ja}は{where_ja}に出します。{square}は不可。",
                 )
         level += info.level
         names.append(info.name)
+        names_ja.append(info.ja)
         out_plays.append({"card": cid, "square": square})
     if level > opts["level_limit"]:
         verb = "Deploying" if len(deployed) == len(names) else "Playing"
         raise IllegalAction(
-            f"{verb} {_name_list(names)} costs level {level}; the limit is {opts['level_limit']}."
+            f"{verb} {_name_list(names)} costs level {level}; the limit is {opts['level_limit']}.",
+            ja=f"{'、'.join(names_ja)}のレベルは合計{level}です。上限は{opts['level_limit']}。",
         )
     if deployed and len(mine) + len(deployed) > opts["max_actors"]:
         raise IllegalAction(
             f"Deploying {_name_list(deployed)} would put {len(mine) + len(deployed)} of your "
-            f"actors on the board; the limit is {opts['max_actors']}."
+            f"actors on the board; the limit is {opts['max_actors']}.",
+            ja=f"{'、'.join(deployed_ja)}を出すと場の自分のアクターが"
+            f"{len(mine) + len(deployed)}体になります。上限は{opts['max_actors']}体。",
         )
     out_entries = []
     planned: set[str] = set()
     for entry in entries:
         if not isinstance(entry, dict):
-            raise IllegalAction("Each actor's plan must be an object.")
+            raise IllegalAction(
+                "Each actor's plan must be an object.",
+                ja="アクターごとのプランはオブジェクトです。",
+            )
         square = entry.get("square")
         actor = board.get(square) if isinstance(square, str) else None
         if actor is None or actor["owner"] != player:
-            raise IllegalAction(f"There is no actor of yours on {square}.")
+            raise IllegalAction(
+                f"There is no actor of yours on {square}.",
+                ja=f"{square}に自分のアクターはいません。",
+            )
         if square in planned:
-            raise IllegalAction(f"The actor on {square} is planned twice.")
+            raise IllegalAction(
+                f"The actor on {square} is planned twice.",
+                ja=f"{square}のアクターのプランが2つあります。",
+            )
         planned.add(square)
         info = INFO[actor["card"]]
         do = entry.get("do")
         if do == "wait":
             if set(entry) != {"square", "do"}:
-                raise IllegalAction("A wait takes only 'square' and 'do'.")
+                raise IllegalAction(
+                    "A wait takes only 'square' and 'do'.",
+                    ja="待機に指定するのは 'square' と 'do' だけです。",
+                )
             out_entries.append({"square": square, "do": "wait"})
         elif do == "move":
             if set(entry) != {"square", "do", "direction", "distance"}:
-                raise IllegalAction("A move needs 'square', 'do', 'direction' and 'distance'.")
+                raise IllegalAction(
+                    "A move needs 'square', 'do', 'direction' and 'distance'.",
+                    ja="移動には 'square'、'do'、'direction'、'distance' を指定します。",
+                )
             direction, distance = entry["direction"], entry["distance"]
             if direction not in DIRECTIONS:
                 raise IllegalAction(
-                    f"Unknown direction {direction!r}; use one of {', '.join(DIRECTIONS)}."
+                    f"Unknown direction {direction!r}; use one of {', '.join(DIRECTIONS)}.",
+                    ja=f"方向 {direction!r} はありません。{', '.join(DIRECTIONS)} のどれかです。",
                 )
             if isinstance(distance, bool) or not isinstance(distance, int) or distance < 1:
-                raise IllegalAction("A move's distance must be a whole number of at least 1.")
+                raise IllegalAction(
+                    "A move's distance must be a whole number of at least 1.",
+                    ja="移動距離は1以上の整数です。",
+                )
             reach = actor_range(actor["card"], actor["awake"])[direction]
-            word = _DIR_WORDS[direction][0]
+            word, word_ja = _DIR_WORDS[direction]
             if distance > reach:
                 raise IllegalAction(
                     f"{info.name} on {square} can move at most {reach} {word} ({direction}), "
-                    f"not {distance}."
+                    f"not {distance}.",
+                    ja=f"{square}の{info.ja}が{word_ja}（{direction}）へ動けるのは{reach}マスまで"
+                    f"です（{distance}マスは不可）。",
                 )
             if not _path_ok(XY[square], player, direction, distance):
                 raise IllegalAction(
                     f"{info.name} on {square} moving {distance} {word} ({direction}) would "
-                    "leave the board."
+                    "leave the board.",
+                    ja=f"{square}の{info.ja}が{word_ja}（{direction}）へ{distance}マス動くと"
+                    "盤の外に出ます。",
                 )
             out_entries.append(
                 {"square": square, "do": "move", "direction": direction, "distance": distance}
             )
         elif do == "action":
             if not info.actions:
-                raise IllegalAction(f"{info.name} has no action text.")
+                raise IllegalAction(
+                    f"{info.name} has no action text.",
+                    ja=f"{info.ja}にはアクションのテキストがありません。",
+                )
             extra_keys = set(entry) - {"square", "do", "text"}
             if extra_keys:
-                raise IllegalAction("An action takes only 'square', 'do' and 'text'.")
+                raise IllegalAction(
+                    "An action takes only 'square', 'do' and 'text'.",
+                    ja="アクションに指定するのは 'square'、'do'、'text' だけです。",
+                )
             index = entry.get("text", next(iter(info.actions)))
             if isinstance(index, bool) or index not in info.actions:
-                raise IllegalAction(f"Text {index!r} of {info.name} is not an action.")
+                raise IllegalAction(
+                    f"Text {index!r} of {info.name} is not an action.",
+                    ja=f"{info.ja}のテキスト {index!r} はアクションではありません。",
+                )
             out_entries.append({"square": square, "do": "action", "text": index})
         else:
-            raise IllegalAction(f"Plan 'move', 'action' or 'wait' for the actor on {square}.")
+            raise IllegalAction(
+                f"Plan 'move', 'action' or 'wait' for the actor on {square}.",
+                ja=f"{square}のアクターには 'move'、'action'、'wait' のどれかを予定します。",
+            )
     return {"play": out_plays, "actors": out_entries}
 
 
@@ -1440,23 +1511,34 @@ def _end_turn(table: _Table) -> None:
 
 def _check_player(player: Any) -> int:
     if player not in (0, 1) or isinstance(player, bool):
-        raise IllegalAction("The player must be 0 (A) or 1 (B).")
+        raise IllegalAction(
+            "The player must be 0 (A) or 1 (B).", ja="プレイヤーは 0（A）か 1（B）です。"
+        )
     return player
 
 
 def apply(state: dict[str, Any], action: dict[str, Any]) -> dict[str, Any]:
     """Return the state after ``action``; the input is never changed. Raise IllegalAction."""
     if not isinstance(action, dict):
-        raise IllegalAction("An action must be an object with a 'type'.")
+        raise IllegalAction(
+            "An action must be an object with a 'type'.",
+            ja="行動は 'type' を持つオブジェクトです。",
+        )
     kind = action.get("type")
     if kind not in ("plan", "resign"):
-        raise IllegalAction(f"Unknown action type {kind!r}; use 'plan' or 'resign'.")
+        raise IllegalAction(
+            f"Unknown action type {kind!r}; use 'plan' or 'resign'.",
+            ja=f"行動の種類 {kind!r} はありません。'plan' か 'resign' です。",
+        )
     player = _check_player(action.get("player"))
     if state["phase"] == "over":
-        raise IllegalAction("The match is over.")
+        raise IllegalAction("The match is over.", ja="対戦は終わっています。")
     if kind == "resign":
         if set(action) != {"type", "player"}:
-            raise IllegalAction("A resignation takes only 'type' and 'player'.")
+            raise IllegalAction(
+                "A resignation takes only 'type' and 'player'.",
+                ja="投了に指定するのは 'type' と 'player' だけです。",
+            )
         new = _copy_state(state)
         table = _Table(new, narrate=True)
         table.say(
@@ -1470,9 +1552,15 @@ def apply(state: dict[str, Any], action: dict[str, Any]) -> dict[str, Any]:
         new["last_resolution"] = {"turn": new["turn"], "steps": table.steps or []}
         return new
     if set(action) != {"type", "player", "plan"}:
-        raise IllegalAction("A plan action takes only 'type', 'player' and 'plan'.")
+        raise IllegalAction(
+            "A plan action takes only 'type', 'player' and 'plan'.",
+            ja="プランの行動に指定するのは 'type'、'player'、'plan' だけです。",
+        )
     if state["players"][player]["plan"] is not None:
-        raise IllegalAction(f"{_label(player)} has already confirmed a plan for this turn.")
+        raise IllegalAction(
+            f"{_label(player)} has already confirmed a plan for this turn.",
+            ja=f"{_label(player)}はこのターンのプランをすでに確定しています。",
+        )
     plan = validate_plan(state, player, action["plan"])
     other = state["players"][1 - player]["plan"]
     new = _copy_state(state, log=other is None)
@@ -1492,10 +1580,13 @@ def resolve_turn(
     ``validate_plan`` for this very board and hand (a search re-using its checked plans).
     """
     if state["phase"] == "over":
-        raise IllegalAction("The match is over.")
+        raise IllegalAction("The match is over.", ja="対戦は終わっています。")
     for player in (0, 1):
         if state["players"][player]["plan"] is not None:
-            raise IllegalAction(f"{_label(player)} has already confirmed a plan for this turn.")
+            raise IllegalAction(
+                f"{_label(player)} has already confirmed a plan for this turn.",
+                ja=f"{_label(player)}はこのターンのプランをすでに確定しています。",
+            )
     if not checked:
         plans = [validate_plan(state, p, plans[p]) for p in (0, 1)]
     new = _copy_state(state, log=False)

@@ -4,6 +4,7 @@ import json
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.utils import translation
 
 from minigames import services
 from minigames.acticsx import engine as acticsx_engine
@@ -172,6 +173,27 @@ def test_match_move_illegal_action_explained(session, player, pc, pc2):
     with pytest.raises(ValidationError, match="5"):
         services.match_move(match_id=match.pk, by=player, action=bad, version=0)
 
+    assert MatchMove.objects.filter(match=match).count() == 0
+
+
+def _acticsx_pvp(session, player, pc, pc2):
+    return services.match_create(
+        session=session, by=player, seats=[SeatSpec(pc), SeatSpec(pc2)], game="acticsx", seed=9
+    )
+
+
+@pytest.mark.parametrize(
+    ("language", "reason"),
+    [("en", "There is no actor of yours on B9."), ("ja", "B9に自分のアクターはいません。")],
+)
+def test_acticsx_refusal_in_the_readers_language(session, player, pc, pc2, language, reason):
+    match = _acticsx_pvp(session, player, pc, pc2)
+    bad = {"type": "plan", "plan": {"play": [], "actors": [{"square": "B9", "do": "wait"}]}}
+
+    with translation.override(language), pytest.raises(ValidationError) as refused:
+        services.match_move(match_id=match.pk, by=player, action=bad, version=match.version)
+
+    assert refused.value.messages == [reason]
     assert MatchMove.objects.filter(match=match).count() == 0
 
 

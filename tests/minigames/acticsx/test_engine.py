@@ -100,9 +100,16 @@ def texts(state):
 
 
 def refused(state, player, the_plan):
+    """The English reason; every refusal also carries its own Japanese for a Japanese table."""
+    return refused_in_both(state, player, the_plan)[0]
+
+
+def refused_in_both(state, player, the_plan):
     with pytest.raises(IllegalAction) as info:
         engine.apply(state, {"type": "plan", "player": player, "plan": the_plan})
-    return str(info.value)
+    japanese = info.value.ja
+    assert japanese and any("\u3040" <= ch <= "\u30ff" for ch in japanese), japanese
+    return str(info.value), japanese
 
 
 # -- board -----------------------------------------------------------------------------------
@@ -145,6 +152,24 @@ def test_planning_level_total_over_3_refused():
     state = build(hands=(["flame_wolf", "moss_golem"], []))
     message = refused(state, 0, plan(play=[card("flame_wolf", "A9"), card("moss_golem", "A10")]))
     assert message == "Deploying Flame Wolf and Moss Golem costs level 4; the limit is 3."
+
+
+def test_planning_level_total_refusal_names_the_cards_in_japanese():
+    state = build(hands=(["flame_wolf", "moss_golem"], []))
+    the_plan = plan(play=[card("flame_wolf", "A9"), card("moss_golem", "A10")])
+
+    _english, japanese = refused_in_both(state, 0, the_plan)
+
+    names = [cards.card_name(cid, "ja") for cid in ("flame_wolf", "moss_golem")]
+    assert japanese == f"{'、'.join(names)}のレベルは合計4です。上限は3。"
+
+
+def test_planning_move_beyond_range_refusal_in_japanese_names_the_direction():
+    state = build(actors=[(0, "ember_fox", "A9")])
+
+    _english, japanese = refused_in_both(state, 0, plan(move("A9", "F", 3)))
+
+    assert japanese.startswith(f"A9の{cards.card_name('ember_fox', 'ja')}が前方（F）へ")
 
 
 def test_planning_level_total_counts_ex_cards():
