@@ -551,7 +551,7 @@ def export_markdown(*, viewer: LogViewer) -> str:
         "",
         markdown_escape(
             f"{session.table.name} · {session.scheduled_for.isoformat()} · "
-            f"{session.rules_profile.name}"
+            f"{session.rules_profile.display_name}"
         ),
         "",
         f"*{markdown_escape(_scope_note(viewer))}*",

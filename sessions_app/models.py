@@ -8,8 +8,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import gettext_noop
 
 from .inserts import row_insert
 
@@ -44,6 +44,10 @@ SHIPPED_EXPERIENCE_LABELS = [
     gettext_noop("Helped the game run"),
     gettext_noop("GM's award"),
 ]
+
+
+# The profiles shipped with the app (no table): their names are translated on display too.
+SHIPPED_PROFILE_NAMES = [gettext_noop("SRS standard"), gettext_noop("Akashic Recorder")]
 
 
 def default_experience_lines() -> list[dict]:
@@ -183,6 +187,13 @@ class RulesProfile(EntryConditionFields):
         ]
 
     def __str__(self) -> str:
+        return self.display_name
+
+    @property
+    def display_name(self) -> str:
+        """The name in the reader's language for a shipped profile; a table's own as written."""
+        if self.table_id is None and self.name in SHIPPED_PROFILE_NAMES:
+            return gettext(self.name)
         return self.name
 
     def difficulty_band(self, difficulty: int | None) -> str | None:

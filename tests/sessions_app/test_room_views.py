@@ -291,3 +291,9 @@ def test_cast_update_other_players_character_forbidden(other_client, session, pc
 
     assert response.status_code == 403
     assert session.characters.filter(pk=pc.pk).exists()
+
+
+def test_session_page_names_the_shipped_profile_in_japanese(player_client, session):
+    page = player_client.get(_url("session_room", session), HTTP_ACCEPT_LANGUAGE="ja")
+
+    assert "SRS標準" in page.content.decode()
