@@ -152,7 +152,11 @@ def profile_edit(request, table_id: int):
     if membership.role != Membership.Role.GM:
         raise PermissionDenied
     profile = selectors.table_profile(table=table)
-    form = RulesProfileForm(request.POST or None, instance=profile)
+    # A shipped profile is copied on its first save: the copy starts with the name the GM
+    # reads, not the English it is stored under.
+    form = RulesProfileForm(
+        request.POST or None, instance=profile, initial={"name": profile.display_name}
+    )
     if request.method == "POST" and form.is_valid():
         try:
             services.table_profile_save(table=table, by=request.user, form=form)

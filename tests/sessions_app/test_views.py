@@ -313,3 +313,11 @@ def test_language_from_accept_language_header(player_client, session):
 
 def test_ok_view(client, db):
     assert client.get(reverse("ok")).content == b"ok"
+
+
+def test_profile_edit_of_a_shipped_profile_offers_its_name_in_the_readers_language(
+    gm_client, table
+):
+    page = gm_client.get(reverse("profile_edit", args=[table.pk]), HTTP_ACCEPT_LANGUAGE="ja")
+
+    assert 'value="SRS標準"' in page.content.decode()
