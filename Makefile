@@ -11,7 +11,7 @@ PYTHON_FOR_VENV := $(shell for candidate in python3.12 python3.13 python3.14 pyt
 	if command -v $$candidate >/dev/null 2>&1 && $$candidate -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1; then \
 	echo $$candidate; break; fi; done)
 
-.PHONY: run test test-fast test-browser bench lint messages check-python check-chromium
+.PHONY: run test test-fast test-browser bench bench-smoke lint messages check-python check-chromium
 
 check-python:
 	@if [ -z "$(PYTHON_FOR_VENV)" ]; then \
@@ -58,6 +58,17 @@ test-fast: check-python $(VENV)/.installed-dev
 bench: check-python $(VENV)/.installed-dev
 	@$(PY) manage.py collectstatic --noinput -v0
 	@for script in tests/benchmarks/bench_*.py; do echo "== $$script"; $(PY) $$script || exit 1; done
+
+# Every benchmark at a toy size, for CI: it notices a benchmark that no longer runs. The
+# figures of so short a run mean nothing; `make bench` gives the real ones.
+bench-smoke: check-python $(VENV)/.installed-dev
+	@$(PY) manage.py collectstatic --noinput -v0
+	$(PY) tests/benchmarks/bench_acticsx.py --games 4 --random-games 5 --budget 0.2
+	$(PY) tests/benchmarks/bench_actual.py --games 4 --budget 0.1 --random-seconds 0.5
+	$(PY) tests/benchmarks/bench_review.py --small 5 --large 50 --repeats 1
+	$(PY) tests/benchmarks/bench_room.py --seconds 0.5 --rolls 40 --rounds 2 --events 3 --clients 3
+	BENCH_REPEATS=2 $(PY) tests/benchmarks/bench_session.py
+	$(PY) tests/benchmarks/bench_srs.py
 
 lint: check-python $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check .

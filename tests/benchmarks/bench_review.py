@@ -140,9 +140,11 @@ def measure(client: Client, url: str, repeats: int) -> tuple[float, int]:
     """Return the median seconds of a GET and its query count.
 
     Queries are counted at the cursor: Django empties its query log when a request starts.
-    The count is the last run's: the first request of a client also loads its session and
-    user into the cache, a query that is not the page's.
+    One request goes first, unmeasured: the first request of a client also loads its session
+    and user into the cache, a query that is not the page's (and a cold start).
     """
+    if client.get(url).status_code != 200:
+        raise RuntimeError(f"{url} did not answer 200")
     statements = []
 
     def count(execute, sql, params, many, context):

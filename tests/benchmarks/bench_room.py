@@ -350,8 +350,12 @@ def main() -> int:
     except Exception as error:  # noqa: BLE001 - any failure means "no Redis here"
         print(f"Redis at {args.redis_url} not reachable ({error}); skipping the Redis figures")
     else:
+        # The server caches users and sessions in Redis too, under this prefix. Each run has
+        # its own: a user cached by an earlier run (same id, another password hash) would
+        # sign this run's player out, and the room would refuse the sockets.
+        prefix = f"bench-{os.getpid()}-{time.time_ns()}"
         server = DaphneServer(
-            extra_env={**production, "REDIS_URL": args.redis_url, "CHANNELS_PREFIX": "bench"}
+            extra_env={**production, "REDIS_URL": args.redis_url, "CHANNELS_PREFIX": prefix}
         )
         try:
             redis_delays = asyncio.run(
@@ -359,6 +363,9 @@ def main() -> int:
             )
         finally:
             server.stop()
+            client = redis.Redis.from_url(args.redis_url)
+            for key in client.scan_iter(match=f"*{prefix}*"):
+                client.delete(key)
 
     print(f"event → {args.clients} websocket clients, {args.events} events each (ms):")
     for name, delays in [
