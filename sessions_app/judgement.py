@@ -1,6 +1,8 @@
 """Names of judgement values: shipped names are translated, a group's own names shown as typed."""
 
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext_noop
+
+from .shipped_names import shown_name
 
 SHIPPED_NAMES = [
     gettext_noop("Strength"),
@@ -14,4 +16,4 @@ SHIPPED_NAMES = [
 
 def display_name(name: str) -> str:
     """Return the name in the current language when it is one the app ships."""
-    return gettext(name) if name in SHIPPED_NAMES else name
+    return shown_name(name, SHIPPED_NAMES)

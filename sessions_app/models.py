@@ -8,10 +8,11 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
 
 from .inserts import row_insert
+from .shipped_names import shown_name
 
 
 class EntryCondition(models.TextChoices):
@@ -192,9 +193,9 @@ class RulesProfile(EntryConditionFields):
     @property
     def display_name(self) -> str:
         """The name in the reader's language for a shipped profile; a table's own as written."""
-        if self.table_id is None and self.name in SHIPPED_PROFILE_NAMES:
-            return gettext(self.name)
-        return self.name
+        if self.table_id is not None:
+            return self.name
+        return shown_name(self.name, SHIPPED_PROFILE_NAMES)
 
     def difficulty_band(self, difficulty: int | None) -> str | None:
         """Name the band of the guide table a difficulty falls in."""

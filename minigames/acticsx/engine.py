@@ -1053,10 +1053,15 @@ class _Table:
 # -- plans ----------------------------------------------------------------------------------
 
 
-def _name_list(names: list[str]) -> str:
+def _name_list(cards: list[_Info]) -> str:
+    names = [info.name for info in cards]
     if len(names) <= 1:
         return "".join(names)
     return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _name_list_ja(cards: list[_Info]) -> str:
+    return "、".join(info.ja for info in cards)
 
 
 def _path_ok(xy: tuple[int, int], owner: int, direction: str, distance: int) -> bool:
@@ -1134,10 +1139,8 @@ def validate_plan(state: dict[str, Any], player: int, plan: Any) -> dict[str, An
     used: Counter[str] = Counter()
     squares: set[str] = set()
     level = 0
-    deployed: list[str] = []
-    names: list[str] = []
-    deployed_ja: list[str] = []
-    names_ja: list[str] = []
+    deployed: list[_Info] = []
+    played: list[_Info] = []
     out_plays = []
     for play in plays:
         if not isinstance(play, dict) or set(play) != {"card", "square"}:
@@ -1186,8 +1189,7 @@ def validate_plan(state: dict[str, Any], player: int, plan: Any) -> dict[str, An
                     ja=f"{square}にはすでにアクターがいます。{info.ja}は空きマスに出します。",
                 )
             if info.kind == "actor":
-                deployed.append(info.name)
-                deployed_ja.append(info.ja)
+                deployed.append(info)
         else:
             where = info.counter[1]["where"]
             if square not in counter_squares(where, player, state["actors"]):
@@ -1197,20 +1199,19 @@ def validate_plan(state: dict[str, Any], player: int, plan: Any) -> dict[str, An
                     ja=f"{info.ja}は{where_ja}に出します。{square}は不可。",
                 )
         level += info.level
-        names.append(info.name)
-        names_ja.append(info.ja)
+        played.append(info)
         out_plays.append({"card": cid, "square": square})
     if level > opts["level_limit"]:
-        verb = "Deploying" if len(deployed) == len(names) else "Playing"
+        verb = "Deploying" if len(deployed) == len(played) else "Playing"
         raise IllegalAction(
-            f"{verb} {_name_list(names)} costs level {level}; the limit is {opts['level_limit']}.",
-            ja=f"{'、'.join(names_ja)}のレベルは合計{level}です。上限は{opts['level_limit']}。",
+            f"{verb} {_name_list(played)} costs level {level}; the limit is {opts['level_limit']}.",
+            ja=f"{_name_list_ja(played)}のレベルは合計{level}です。上限は{opts['level_limit']}。",
         )
     if deployed and len(mine) + len(deployed) > opts["max_actors"]:
         raise IllegalAction(
             f"Deploying {_name_list(deployed)} would put {len(mine) + len(deployed)} of your "
             f"actors on the board; the limit is {opts['max_actors']}.",
-            ja=f"{'、'.join(deployed_ja)}を出すと場の自分のアクターが"
+            ja=f"{_name_list_ja(deployed)}を出すと場の自分のアクターが"
             f"{len(mine) + len(deployed)}体になります。上限は{opts['max_actors']}体。",
         )
     out_entries = []

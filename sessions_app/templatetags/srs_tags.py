@@ -9,6 +9,7 @@ from django.utils.translation import pgettext
 
 from .. import srs
 from ..judgement import display_name
+from ..shipped_names import shown_name
 
 register = template.Library()
 
@@ -103,4 +104,4 @@ def experience_label(label: str) -> str:
     """Translate the experience lines the app ships; a group's own reasons show as typed."""
     from ..models import SHIPPED_EXPERIENCE_LABELS
 
-    return _(label) if label in SHIPPED_EXPERIENCE_LABELS else label
+    return shown_name(label, SHIPPED_EXPERIENCE_LABELS)
