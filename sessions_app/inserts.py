@@ -15,6 +15,8 @@ from django.db import connections
 from django.db.models import signals, sql
 from django.db.models.expressions import DatabaseDefault
 
+from .fixed_sql import fetch_rows
+
 
 @dataclass(frozen=True)
 class _InsertPlan:
@@ -50,9 +52,7 @@ def row_insert(instance, *, using: str) -> bool:
         field.get_db_prep_save(value, connection=connection)
         for field, value in zip(plan.fields, values, strict=True)
     ]
-    with connection.cursor() as cursor:
-        cursor.execute(plan.sql, [*params, *plan.returning_params])
-        (row,) = connection.ops.fetch_returned_rows(cursor, plan.returning_params)
+    (row,) = fetch_rows(connection, plan.sql, [*params, *plan.returning_params])
     pk = row[0]
     for col, converter in plan.pk_converters:
         pk = converter(pk, col, connection)

@@ -16,6 +16,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils.translation import gettext as _
 
 from .. import srs
+from ..fixed_sql import fetch_rows
 from ..models import (
     Character,
     CheckRequest,
@@ -449,11 +450,10 @@ def _locked_read(request_id, by, session_id) -> tuple[CheckRequest | None, bool]
     """Lock a check with its character and session; also say whether `by` is a member."""
     sql, plan = _locked_read_plan(session_id is not None)
     params = [by.pk, request_id] + ([session_id] if session_id is not None else [])
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        row = cursor.fetchone()
-    if row is None:
+    rows = fetch_rows(connection, sql, params)
+    if not rows:
         return None, False
+    (row,) = rows
     instances, start = [], 0
     for model, attnames, converters in plan:
         values = list(row[start : start + len(attnames)])
@@ -471,12 +471,12 @@ def _mark_rolled(request: CheckRequest) -> None:
     # update cost a fair share of a roll.
     quote = connection.ops.quote_name
     meta = CheckRequest._meta
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {quote(meta.db_table)} SET {quote(meta.get_field('status').column)} = %s "  # noqa: S608 - names from the model, no user input
-            f"WHERE {quote(meta.pk.column)} = %s",
-            [CheckRequest.Status.ROLLED.value, request.pk],
-        )
+    fetch_rows(
+        connection,
+        f"UPDATE {quote(meta.db_table)} SET {quote(meta.get_field('status').column)} = %s "  # noqa: S608 - names from the model, no user input
+        f"WHERE {quote(meta.pk.column)} = %s",
+        [CheckRequest.Status.ROLLED.value, request.pk],
+    )
     request.status = CheckRequest.Status.ROLLED
 
 

@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 
 from config.handlers import start_on_loop_after_view
 
+from ..fixed_sql import fetch_rows
 from ..models import GameSession, Membership, Phase, Presence, TimelineEvent
 from ..selectors import membership_get
 
@@ -88,16 +89,15 @@ def _next_seq(session_id: int) -> int:
     one writer at a time anyway), so concurrent appends get distinct, gapless numbers.
     """
     table = GameSession._meta.db_table
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {connection.ops.quote_name(table)} SET last_seq = last_seq + 1 "  # noqa: S608 - table name from the model, no user input
-            "WHERE id = %s RETURNING last_seq",
-            [session_id],
-        )
-        row = cursor.fetchone()
-    if row is None:
+    rows = fetch_rows(
+        connection,
+        f"UPDATE {connection.ops.quote_name(table)} SET last_seq = last_seq + 1 "  # noqa: S608 - table name from the model, no user input
+        "WHERE id = %s RETURNING last_seq",
+        [session_id],
+    )
+    if not rows:
         raise GameSession.DoesNotExist(f"No session {session_id}")
-    return row[0]
+    return rows[0][0]
 
 
 def timeline_append(

@@ -264,3 +264,89 @@ async def test_a_view_s_announcement_is_started_by_the_loop_with_its_response(
     assert message == {"type": "timeline.event", "event_id": last.pk, "seq": last.seq}
     assert last.payload["text"] == "hello table"
     assert services.timeline.start_on_loop_after_view(print) is False  # outside a request
+
+
+def _writer_ident(handler) -> int:
+    import threading
+
+    return handler.writer_thread.executor.submit(threading.get_ident).result(10)
+
+
+_POST_COOKIES = {settings.CSRF_COOKIE_NAME: CSRF}
+
+
+@pytest.mark.asyncio
+async def test_requests_that_may_write_take_turns_on_one_thread(request_threads):
+    import asyncio
+
+    handler = SyncChainASGIHandler(one_writer=True)
+
+    results = await asyncio.gather(
+        *[_request(handler, "/ok/", method="POST", cookies=_POST_COOKIES) for _ in range(3)]
+    )
+
+    assert [status for status, _ in results] == [200, 200, 200]
+    assert set(request_threads) == {_writer_ident(handler)}
+    assert handler.worker_threads.idle_count == 0
+
+
+@pytest.mark.asyncio
+async def test_reads_do_not_queue_for_the_writer_thread(request_threads):
+    handler = SyncChainASGIHandler(one_writer=True)
+    assert await handler.writer_thread.take()  # a long write holds the thread
+    try:
+        status, _ = await _request(handler, "/ok/")
+    finally:
+        handler.writer_thread.give_back()
+
+    assert status == 200
+    assert request_threads and _writer_ident(handler) not in request_threads
+
+
+@pytest.mark.asyncio
+async def test_a_write_waits_for_the_busy_writer_only_so_long_then_takes_a_thread_of_its_own(
+    request_threads,
+):
+    import time
+
+    handler = SyncChainASGIHandler(one_writer=True)
+    handler.writer_thread.wait = 0.05
+    assert await handler.writer_thread.take()
+    began = time.monotonic()
+    try:
+        status, _ = await _request(handler, "/ok/", method="POST", cookies=_POST_COOKIES)
+    finally:
+        handler.writer_thread.give_back()
+    waited = time.monotonic() - began
+
+    assert status == 200
+    assert waited >= 0.05
+    assert _writer_ident(handler) not in request_threads
+    # Free again, the writer thread takes the next write.
+    status, _ = await _request(handler, "/ok/", method="POST", cookies=_POST_COOKIES)
+    assert status == 200
+    assert request_threads[-1] == _writer_ident(handler)
+
+
+@pytest.mark.asyncio
+async def test_without_one_writer_each_write_has_a_thread_of_its_own(request_threads):
+    import asyncio
+
+    handler = SyncChainASGIHandler(one_writer=False)
+
+    results = await asyncio.gather(
+        *[_request(handler, "/ok/", method="POST", cookies=_POST_COOKIES) for _ in range(3)]
+    )
+
+    assert [status for status, _ in results] == [200, 200, 200]
+    assert handler.writer_thread is None
+    assert len(set(request_threads)) == 3
+
+
+@pytest.mark.django_db
+def test_only_sqlite_has_its_writes_take_turns_on_one_thread():
+    from django.db import connection
+
+    handler = SyncChainASGIHandler()
+
+    assert (handler.writer_thread is not None) == (connection.vendor == "sqlite")
