@@ -27,6 +27,16 @@ def _fresh_channel_layer():
     channel_layers.backends.clear()
 
 
+@pytest.fixture(autouse=True)
+def _default_language_after_each_test():
+    # A request through the test client activates its reader's language on the test's own
+    # thread and leaves it there: a later test would read Japanese where it expects English.
+    from django.utils import translation
+
+    yield
+    translation.deactivate()
+
+
 def pytest_collection_modifyitems(config, items):
     # Playwright's sync API leaves an event loop in the main thread, which breaks the sync
     # ORM and pytest-asyncio afterwards: whatever else runs, browser tests run last.
