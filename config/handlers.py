@@ -102,6 +102,9 @@ class WriterThread:
 
     async def take(self) -> bool:
         """Wait for the thread for at most `wait` seconds; False when it stayed busy."""
+        if not self._turn.locked():
+            await self._turn.acquire()  # free: taken at once, without arming a timeout
+            return True
         try:
             async with asyncio.timeout(self.wait):
                 await self._turn.acquire()

@@ -25,7 +25,7 @@ from ..forms import (
     RollBoxForm,
 )
 from ..models import Character, CheckRequest, Roll
-from .common import apply_errors, member_session
+from .common import apply_errors, member_session, signed_in_user
 from .stage import gm_scenario_context, speakers, stage_context
 
 TEMPLATE = "sessions_app/session_room.html"
@@ -325,7 +325,7 @@ def check_roll(request, session_id: int, request_id: int):
         roll = services.check_roll(
             request_id=request_id,
             session_id=session_id,
-            by=request.user,
+            by=signed_in_user(request),
             declared_modifiers=_declared_rows(request.POST),
         )
     except PermissionDenied as error:
