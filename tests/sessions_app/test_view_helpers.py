@@ -1,0 +1,41 @@
+"""Helpers shared by the views."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.middleware import AuthenticationMiddleware
+from django.contrib.sessions.middleware import SessionMiddleware
+from django.test import Client, RequestFactory
+
+from sessions_app.views.common import signed_in_user
+
+pytestmark = pytest.mark.django_db
+
+
+def _signed_in_request(user):
+    client = Client()
+    client.force_login(user)
+    request = RequestFactory().get("/")
+    request.COOKIES = {name: morsel.value for name, morsel in client.cookies.items()}
+    SessionMiddleware(lambda request: None).process_request(request)
+    AuthenticationMiddleware(lambda request: None).process_request(request)
+    return request
+
+
+def test_the_signed_in_user_is_the_user_itself_and_the_one_request_user_stands_for(player):
+    request = _signed_in_request(player)
+
+    user = signed_in_user(request)
+
+    assert type(user) is type(player)
+    assert user.pk == player.pk
+    assert request.user == user
+    assert signed_in_user(request) is user  # read once, then cached on the request
+
+
+def test_nobody_signed_in_is_the_anonymous_user():
+    request = RequestFactory().get("/")
+    SessionMiddleware(lambda request: None).process_request(request)
+    AuthenticationMiddleware(lambda request: None).process_request(request)
+
+    assert signed_in_user(request).is_authenticated is False
