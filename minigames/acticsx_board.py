@@ -70,8 +70,12 @@ def _actor_choices(actor: dict, language: str) -> list[tuple[str, str]]:
     return choices
 
 
-def board_context(match: Match, user) -> dict[str, Any]:
-    """Return one viewer's Actics X board: never more than their view holds."""
+def board_context(match: Match, user, *, refused_plan=None) -> dict[str, Any]:
+    """Return one viewer's Actics X board: never more than their view holds.
+
+    `refused_plan` is the planning form the engine just refused: its choices are shown
+    again, so that the player mends the plan instead of making it over.
+    """
     seat = match.seat_of(user)
     state = engine.from_dict(match.state)
     view = engine.player_view(state, seat)
@@ -106,15 +110,20 @@ def board_context(match: Match, user) -> dict[str, Any]:
     )
     hand = [card_info(card_id) for card_id in (me.get("hand") or [])] if seat is not None else []
     actors = view.get("actors", [])
+    kept = refused_plan if planning and refused_plan is not None else {}
     if planning:
         for index, card in enumerate(hand):
             card["index"] = index
             card["squares"] = _play_squares(card["id"], seat, actors)
+            if kept.get(f"card_{index}") == card["id"]:
+                card["chosen_square"] = kept.get(f"play_{index}", "")
     own_actors = [
         {
             **a,
             "name": card_data.CARDS[a["card"]]["name"][language],
             "choices": _actor_choices(a, language),
+            "chosen": kept.get(f"do_{a['square']}", ""),
+            "order": kept.get(f"order_{a['square']}", ""),
         }
         for a in actors
         if seat is not None and a["owner"] == seat

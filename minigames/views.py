@@ -95,10 +95,13 @@ def match_detail(request, match_id: int):
     return render(request, "minigames/match_page.html", {**context, "board_template": template})
 
 
-def _board(match, user, params=None):
-    """The context and template of one viewer's board, whichever the game."""
+def _board(match, user, params=None, *, refused=None):
+    """The context and template of one viewer's board, whichever the game.
+
+    `refused` is the form of a move just refused, for a board that can show it again.
+    """
     if match.game == Match.Game.ACTICSX:
-        return acticsx_board.board_context(match, user), ACTICSX_BOARD
+        return acticsx_board.board_context(match, user, refused_plan=refused), ACTICSX_BOARD
     params = params or {}
     piece = params.get("piece")
     return (
@@ -168,7 +171,8 @@ def match_move(request, match_id: int):
     except (ValueError, ValidationError) as error:
         message = " ".join(getattr(error, "messages", [str(error)]))
     match.refresh_from_db()
-    context, template = _board(match, request.user)
+    refused_plan = request.POST if message and request.POST.get("type") == "plan" else None
+    context, template = _board(match, request.user, refused=refused_plan)
     context["board_message"] = message
     if not request.htmx:
         return redirect("match_detail", match_id=match.pk)

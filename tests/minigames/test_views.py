@@ -165,3 +165,38 @@ def test_deck_builder_refuses_short_deck(player):
 
     assert response.status_code == 400
     assert "exactly 20 cards" in response.content.decode()
+
+
+def test_a_refused_actics_x_plan_comes_back_with_the_player_s_choices(session, player):
+    from minigames import acticsx_board
+
+    other = MembershipFactory(table=session.table, user=UserFactory(username="ren")).user
+    aki = CharacterFactory(table=session.table, owner=player, name="Aki")
+    ren = CharacterFactory(table=session.table, owner=other, name="Ren")
+    session.characters.add(aki, ren)
+    match = services.match_create(
+        session=session, by=player, seats=[SeatSpec(aki), SeatSpec(ren)], game="acticsx", seed=9
+    )
+    board = acticsx_board.board_context(match, player)
+    card = next(card for card in board["hand"] if card["squares"])
+    square = card["squares"][-1]
+    plan = {
+        "type": "plan",
+        "version": match.version,
+        f"card_{card['index']}": card["id"],
+        f"play_{card['index']}": square,
+        "do_B9": "move:N:1",  # no actor of theirs there: the engine refuses the plan
+        "order_B9": "3",
+    }
+
+    response = _client(player).post(reverse("match_move", args=[match.pk]), plan, **HTMX)
+
+    html = response.content.decode()
+    assert "There is no actor of yours on B9." in html
+    assert f'<option value="{square}" selected>' in html
+    assert MatchMove.objects.filter(match=match).count() == 0
+    # Seen afresh, the board starts from a clean form.
+    fresh = _client(player).get(reverse("match_detail", args=[match.pk]), **HTMX)
+    assert (
+        " selected>" not in fresh.content.decode().split('class="plan-form')[1].split("</form>")[0]
+    )
