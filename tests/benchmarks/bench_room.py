@@ -21,7 +21,6 @@ import os
 import statistics
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 import urllib.parse
@@ -29,8 +28,9 @@ from pathlib import Path
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(PROJECT_DIR))
-_workdir = tempfile.mkdtemp(prefix="srs-bench-")
-os.environ["DATABASE_URL"] = f"sqlite:///{_workdir}/bench.sqlite3"
+from tests.benchmarks.scratch_database import use_scratch_database  # noqa: E402
+
+use_scratch_database()
 os.environ.setdefault("PASSWORD_HASHERS", "django.contrib.auth.hashers.MD5PasswordHasher")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 os.environ.pop("REDIS_URL", None)
