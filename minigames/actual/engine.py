@@ -212,7 +212,10 @@ def validate_setup(deck: Any, pieces: Any) -> tuple[dict[str, int], list[dict[st
         raise IllegalAction("Give the deck as card counts.")
     for kind in deck:
         if kind not in KINDS:
-            raise IllegalAction(f"Unknown card kind: {kind}.")
+            # Built with the value it refuses, so no message id can hold it: both languages here.
+            raise IllegalAction(
+                f"Unknown card kind: {kind}.", ja=f"不明なカードの種類です: {kind}。"
+            )
     counts = {kind: deck.get(kind, 0) for kind in KINDS}
     if not all(_is_int(n) and n >= 0 for n in counts.values()):
         raise IllegalAction("Card counts must be whole numbers of at least 0.")

@@ -108,8 +108,10 @@ def test_validate_setup_refuses_deck_not_twenty_cards():
 
 
 def test_validate_setup_refuses_unknown_card_kind():
-    with pytest.raises(IllegalAction, match="Unknown card kind"):
+    with pytest.raises(IllegalAction, match="Unknown card kind: jump") as refused:
         E.validate_setup({"move": 10, "jump": 10}, [{"column": 2, "life": 5}])
+
+    assert refused.value.ja == "不明なカードの種類です: jump。"
 
 
 def test_validate_setup_refuses_lives_not_summing_to_five():
