@@ -14,16 +14,16 @@ its workers; each request still has a thread to itself for as long as it runs. D
 connections belong to threads, so a kept thread keeps its connection too (CONN_MAX_AGE),
 which under Django's own handler never outlives its request.
 
-On SQLite, requests that may write (any method but GET, HEAD, OPTIONS and TRACE) take
-turns on one thread of their own. SQLite lets one writer in at a time, and the GIL one
-thread of Python, so little runs later than it would have; what goes away is the cost of
-writers side by side in one process. Each statement of a write transaction lets go of the GIL, and a second writer's
-thread took it every time, so one roll paid for a dozen hand-overs; and SQLite drops a
-connection's page cache whenever another connection has committed, so each writer read its
-pages afresh. With four clients rolling at once this cost a third more processor time per
-roll than one client did. A request waits for its turn for at most `WRITER_WAIT_SECONDS`,
-then runs on a thread of its own as before: one slow request (a password being hashed)
-holds the others up by no more than that.
+On SQLite, requests that may write (any method but GET, HEAD, OPTIONS and TRACE) take turns
+on one thread of their own. SQLite lets one writer in at a time, and the GIL one thread of
+Python, so little runs later than it would have; what goes away is the cost of writers side
+by side in one process. Each statement of a write transaction lets go of the GIL, and a
+second writer's thread took it every time, so one roll paid for a dozen hand-overs; and
+SQLite drops a connection's page cache whenever another connection has committed, so each
+writer read its pages afresh. With four clients rolling at once this cost a third more
+processor time per roll than one client did. A request waits for its turn for at most
+`WRITER_WAIT_SECONDS`, then runs on a thread of its own as before: one slow request (a
+password being hashed) holds the others up by no more than that.
 """
 
 from __future__ import annotations
