@@ -32,6 +32,7 @@ import asyncio
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
 from django.core.handlers.asgi import ASGIHandler
@@ -152,15 +153,12 @@ class SyncChainASGIHandler(ASGIHandler):
             raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
         writer = self.writer_thread
         if writer is not None and scope["method"] not in SAFE_METHODS and await writer.take():
-            try:
-                async with ThreadSensitiveContext(executor=writer.executor):
-                    await self.handle(scope, receive, send)
-            finally:
-                writer.give_back()
-            return
-        executor = self.worker_threads.take()
+            executor, give_back = writer.executor, writer.give_back
+        else:
+            executor = self.worker_threads.take()
+            give_back = partial(self.worker_threads.give_back, executor)
         try:
             async with ThreadSensitiveContext(executor=executor):
                 await self.handle(scope, receive, send)
         finally:
-            self.worker_threads.give_back(executor)
+            give_back()

@@ -110,7 +110,7 @@ def board_context(match: Match, user, *, refused_plan=None) -> dict[str, Any]:
     )
     hand = [card_info(card_id) for card_id in (me.get("hand") or [])] if seat is not None else []
     actors = view.get("actors", [])
-    kept = refused_plan if planning and refused_plan is not None else {}
+    kept = (refused_plan or {}) if planning else {}
     if planning:
         for index, card in enumerate(hand):
             card["index"] = index

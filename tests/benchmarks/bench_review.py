@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import os
 import statistics
 import sys
 import time
@@ -19,12 +18,9 @@ from pathlib import Path
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(PROJECT_DIR))
-from tests.benchmarks.scratch_database import use_scratch_database  # noqa: E402
+from tests.benchmarks.environment import use_benchmark_environment  # noqa: E402
 
-use_scratch_database()
-os.environ.setdefault("PASSWORD_HASHERS", "django.contrib.auth.hashers.MD5PasswordHasher")
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-os.environ.pop("REDIS_URL", None)
+use_benchmark_environment()
 
 import django  # noqa: E402
 

@@ -28,12 +28,9 @@ from pathlib import Path
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(PROJECT_DIR))
-from tests.benchmarks.scratch_database import use_scratch_database  # noqa: E402
+from tests.benchmarks.environment import use_benchmark_environment  # noqa: E402
 
-use_scratch_database()
-os.environ.setdefault("PASSWORD_HASHERS", "django.contrib.auth.hashers.MD5PasswordHasher")
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-os.environ.pop("REDIS_URL", None)
+use_benchmark_environment()
 # The servers below run with this key too, so the session cookies made here are valid there.
 os.environ["SECRET_KEY"] = "bench-only-" + "x" * 50
 

@@ -12,12 +12,18 @@ from tests.factories import CharacterFactory, MembershipFactory, UserFactory
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
-@pytest.fixture
-def match(session, gm, player):
+def _two_players(session, player):
+    """Aki (the player's) and Ren (a second player's), both taking part in the session."""
     other = MembershipFactory(table=session.table, user=UserFactory(username="ren")).user
     aki = CharacterFactory(table=session.table, owner=player, name="Aki")
     ren = CharacterFactory(table=session.table, owner=other, name="Ren")
     session.characters.add(aki, ren)
+    return aki, ren
+
+
+@pytest.fixture
+def match(session, gm, player):
+    aki, ren = _two_players(session, player)
     return services.match_create(session=session, by=gm, seats=[SeatSpec(aki), SeatSpec(ren)])
 
 
@@ -170,10 +176,7 @@ def test_deck_builder_refuses_short_deck(player):
 def test_a_refused_actics_x_plan_comes_back_with_the_player_s_choices(session, player):
     from minigames import acticsx_board
 
-    other = MembershipFactory(table=session.table, user=UserFactory(username="ren")).user
-    aki = CharacterFactory(table=session.table, owner=player, name="Aki")
-    ren = CharacterFactory(table=session.table, owner=other, name="Ren")
-    session.characters.add(aki, ren)
+    aki, ren = _two_players(session, player)
     match = services.match_create(
         session=session, by=player, seats=[SeatSpec(aki), SeatSpec(ren)], game="acticsx", seed=9
     )

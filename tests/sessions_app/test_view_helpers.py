@@ -12,14 +12,19 @@ from sessions_app.views.common import signed_in_user
 pytestmark = pytest.mark.django_db
 
 
-def _signed_in_request(user):
-    client = Client()
-    client.force_login(user)
+def _request(cookies: dict | None = None):
+    """A request past the session and authentication middleware, as a view receives it."""
     request = RequestFactory().get("/")
-    request.COOKIES = {name: morsel.value for name, morsel in client.cookies.items()}
+    request.COOKIES = cookies or {}
     SessionMiddleware(lambda request: None).process_request(request)
     AuthenticationMiddleware(lambda request: None).process_request(request)
     return request
+
+
+def _signed_in_request(user):
+    client = Client()
+    client.force_login(user)
+    return _request({name: morsel.value for name, morsel in client.cookies.items()})
 
 
 def test_the_signed_in_user_is_the_user_itself_and_the_one_request_user_stands_for(player):
@@ -34,8 +39,4 @@ def test_the_signed_in_user_is_the_user_itself_and_the_one_request_user_stands_f
 
 
 def test_nobody_signed_in_is_the_anonymous_user():
-    request = RequestFactory().get("/")
-    SessionMiddleware(lambda request: None).process_request(request)
-    AuthenticationMiddleware(lambda request: None).process_request(request)
-
-    assert signed_in_user(request).is_authenticated is False
+    assert signed_in_user(_request()).is_authenticated is False
