@@ -18,13 +18,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from django.db import connections
 from django.db.backends.sqlite3.base import FORMAT_QMARK_REGEX
+from django.utils.connection import ConnectionProxy
 
 _qmark_sql: dict[str, str] = {}
 
 
 def fetch_rows(connection, sql: str, params: Sequence) -> list[tuple]:
     """Run `sql` (with `%s` placeholders) and return all the rows it returns, if any."""
+    if isinstance(connection, ConnectionProxy):
+        # `django.db.connection` finds the thread's connection again on every attribute.
+        connection = connections[connection.alias]
     if connection.vendor != "sqlite" or connection.queries_logged or connection.execute_wrappers:
         with connection.cursor() as cursor:
             cursor.execute(sql, params)

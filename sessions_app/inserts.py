@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db import connections
+from django.conf import settings
+from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import signals, sql
+from django.db.models.base import ModelState
 from django.db.models.expressions import DatabaseDefault
 
 from .fixed_sql import fetch_rows
@@ -27,6 +29,105 @@ class _InsertPlan:
 
 
 _plans: dict[tuple, _InsertPlan | None] = {}
+
+
+@dataclass(frozen=True)
+class _Column:
+    field: object
+    name: str
+    attname: str
+    related_model: type | None  # set for a foreign key
+    related_attname: str  # the column of the related row the key holds
+    reverse_cache_name: str  # set for a one-to-one key: the related row caches the record
+
+
+_columns: dict[type, tuple[_Column, ...] | None] = {}
+
+
+def new_record(model, fields: dict):
+    """`model(**fields)` for a record about to be inserted.
+
+    Django's constructor serves every way of building an instance (positional values,
+    deferred fields, properties, signals, database routers); for a record built from its
+    fields' names that generality cost as much as the INSERT. Here the values go straight
+    into the instance, the way the constructor stores them: a related row's key, with the
+    row itself cached (and, for a one-to-one key, the record cached on the row), and each
+    missing field's default. Anything else (a name that is not a field, a related value of
+    the wrong model, a listener on the constructor's signals, a router) takes the
+    constructor, which also explains the mistake.
+    """
+    if model not in _columns:
+        _columns[model] = _plan_columns(model)
+    columns = _columns[model]
+    if (
+        columns is None
+        or settings.DATABASE_ROUTERS
+        or signals.pre_init.has_listeners(model)
+        or signals.post_init.has_listeners(model)
+    ):
+        return model(**fields)
+    instance = model.__new__(model)
+    values = instance.__dict__
+    cached, reverse = {}, []
+    taken, database = 0, None
+    for column in columns:
+        if column.related_model is not None and column.name in fields:
+            related = fields[column.name]
+            taken += 1
+            if related is None:
+                values[column.attname] = None
+            elif isinstance(related, column.related_model):
+                values[column.attname] = getattr(related, column.related_attname)
+                # Where the constructor, with no router, says the record will be written.
+                database = database or related._state.db or DEFAULT_DB_ALIAS
+                if column.reverse_cache_name:
+                    reverse.append((related, column.reverse_cache_name))
+            else:
+                return model(**fields)
+            cached[column.name] = related
+        elif column.attname in fields:
+            values[column.attname] = fields[column.attname]
+            taken += 1
+        else:
+            values[column.attname] = column.field.get_default()
+    if taken != len(fields):
+        return model(**fields)
+    state = instance._state = ModelState()
+    state.db = database
+    if cached:
+        state.fields_cache = cached
+    for related, cache_name in reverse:
+        related._state.fields_cache[cache_name] = instance
+    return instance
+
+
+def _plan_columns(model) -> tuple[_Column, ...] | None:
+    meta = model._meta
+    if meta.parents or any(
+        field.column is None or getattr(field, "generated", False) for field in meta.fields
+    ):
+        return None
+    columns = []
+    for field in meta.concrete_fields:
+        related_model = related_attname = reverse_cache_name = ""
+        if field.is_relation:
+            if len(field.related_fields) != 1:
+                return None
+            related_model = field.remote_field.model._meta.concrete_model
+            related_attname = field.related_fields[0][1].attname
+            if not field.remote_field.multiple:
+                reverse_cache_name = field.remote_field.cache_name
+        columns.append(
+            _Column(
+                field,
+                field.name,
+                field.attname,
+                related_model or None,
+                related_attname,
+                reverse_cache_name,
+            )
+        )
+    return tuple(columns)
 
 
 def row_insert(instance, *, using: str) -> bool:

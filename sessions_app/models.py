@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
-from .inserts import row_insert
+from .inserts import new_record, row_insert
 from .shipped_names import shown_name
 
 
@@ -364,7 +364,7 @@ class AppendOnlyQuerySet(models.QuerySet):
     """Refuse bulk edits: history is corrected by appending, never by rewriting."""
 
     def create(self, **kwargs):
-        instance = self.model(**kwargs)
+        instance = new_record(self.model, kwargs)
         self._for_write = True
         if not row_insert(instance, using=self.db):
             return super().create(**kwargs)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import IntegrityError, connection, transaction
+from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, transaction
 from django.utils.translation import gettext as _
 
 from .. import srs
@@ -402,6 +402,24 @@ def check_roll(
         raise
 
 
+# Columns a roll never reads: the sheet's values, notes and dates, the session's plans. Left
+# out of the locked read, they are not decoded on every roll (the JSON and dates were most
+# of the read's own work); code that does read one gets it loaded on first access.
+_NOT_READ_BY_A_ROLL = {
+    CheckRequest: {"created_at"},
+    Character: {"concept", "judgement_values", "resources", "notes", "created_at"},
+    GameSession: {
+        "title",
+        "scheduled_for",
+        "created_at",
+        "player_order",
+        "preparation",
+        "experience_confirmed_at",
+        "cleanup",
+    },
+}
+
+
 @cache
 def _locked_read_plan(in_session: bool) -> tuple[str, list]:
     """The SQL and row converters of `_locked_read`, built once per process.
@@ -417,7 +435,11 @@ def _locked_read_plan(in_session: bool) -> tuple[str, list]:
 
     selected, plan = [], []
     for alias, model in [("r", CheckRequest), ("c", Character), ("s", GameSession)]:
-        fields = model._meta.concrete_fields
+        fields = [
+            field
+            for field in model._meta.concrete_fields
+            if field.name not in _NOT_READ_BY_A_ROLL.get(model, ())
+        ]
         converters = []
         for field in fields:
             col = field.get_col(alias)
@@ -450,7 +472,8 @@ def _locked_read(request_id, by, session_id) -> tuple[CheckRequest | None, bool]
     """Lock a check with its character and session; also say whether `by` is a member."""
     sql, plan = _locked_read_plan(session_id is not None)
     params = [by.pk, request_id] + ([session_id] if session_id is not None else [])
-    rows = fetch_rows(connection, sql, params)
+    database = connections[DEFAULT_DB_ALIAS]  # resolved once: the proxy looks it up per access
+    rows = fetch_rows(database, sql, params)
     if not rows:
         return None, False
     (row,) = rows
@@ -460,8 +483,8 @@ def _locked_read(request_id, by, session_id) -> tuple[CheckRequest | None, bool]
         start += len(attnames)
         for index, (col, field_converters) in enumerate(converters):
             for converter in field_converters:
-                values[index] = converter(values[index], col, connection)
-        instances.append(model.from_db(connection.alias, attnames, values))
+                values[index] = converter(values[index], col, database)
+        instances.append(model.from_db(database.alias, attnames, values))
     request, request.character, request.session = instances
     return request, bool(row[start])
 

@@ -11,8 +11,10 @@ from django.db.models.functions import Now
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from sessions_app.inserts import row_insert
-from sessions_app.models import TimelineEvent
+from sessions_app.inserts import new_record, row_insert
+from sessions_app.models import Roll, TimelineEvent
+from sessions_app.services import check_request
+from tests.factories import CharacterFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -106,3 +108,89 @@ def test_an_unsaved_related_object_is_refused_as_by_save(session):
     with pytest.raises(ValueError, match="unsaved related object"):
         row_insert(event, using="default")
     assert not TimelineEvent.objects.exists()
+
+
+def _roll_fields(session, player, character, request=None) -> dict:
+    return {
+        "session": session,
+        "request": request,
+        "character": character,
+        "roller": player,
+        "source": Roll.Source.REQUEST,
+        "label": "climb the wall",
+        "faces": [3, 4],
+        "result": {"outcome": "achieved", "achievement": 11},
+    }
+
+
+@pytest.fixture
+def character(table, player, session):
+    character = CharacterFactory(table=table, owner=player, judgement_values={"Strength": 4})
+    session.characters.add(character)
+    return character
+
+
+def test_a_new_record_holds_what_the_constructor_gives(session, gm, player, character):
+    request = check_request(
+        session=session, by=gm, character=character, label="climb", value_name="Strength"
+    )
+    built = Roll(**_roll_fields(session, player, character, request))
+    fast = new_record(Roll, _roll_fields(session, player, character, request))
+
+    # Every column, the defaults included (a new list for modifiers, the time of creation).
+    columns = [field.attname for field in Roll._meta.concrete_fields]
+    assert {name: getattr(fast, name) for name in columns if name != "created_at"} == {
+        name: getattr(built, name) for name in columns if name != "created_at"
+    }
+    assert fast.modifiers == [] and fast.modifiers is not built.modifiers
+    assert abs(fast.created_at - built.created_at) < datetime.timedelta(seconds=5)
+    assert fast._state.adding and fast._state.db == built._state.db == "default"
+    # The related rows are cached as the constructor caches them: no query to read them back.
+    with CaptureQueriesContext(connection) as queries:
+        assert fast.session is session and fast.character is character
+        assert fast.roller is player and fast.request is request
+        assert request.roll is fast
+    assert queries.captured_queries == []
+
+
+def test_keys_given_by_id_are_kept_and_nothing_is_cached(session, player, character):
+    fields = _roll_fields(session, player, character)
+    del fields["session"], fields["character"]
+    fast = new_record(Roll, {**fields, "session_id": session.pk, "character_id": character.pk})
+    assert (fast.session_id, fast.character_id) == (session.pk, character.pk)
+    assert "session" not in fast._state.fields_cache
+
+
+def test_a_record_made_through_create_is_stored(session, player, character):
+    roll = Roll.objects.create(**_roll_fields(session, player, character))
+    stored = Roll.objects.get(pk=roll.pk)
+    assert (stored.session_id, stored.roller_id, stored.faces) == (session.pk, player.pk, [3, 4])
+    assert stored.created_at == roll.created_at
+
+
+@pytest.mark.parametrize(
+    ("change", "error", "message"),
+    [
+        ({"rolled_by": "someone"}, TypeError, "unexpected keyword"),
+        ({"roller": "not a user"}, ValueError, "must be a"),
+    ],
+)
+def test_what_the_constructor_refuses_is_refused_with_its_message(
+    session, player, character, change, error, message
+):
+    with pytest.raises(error, match=message):
+        new_record(Roll, {**_roll_fields(session, player, character), **change})
+
+
+def test_a_constructor_listener_is_still_called(session, player, character):
+    heard = []
+
+    def listener(sender, instance, **kwargs):
+        heard.append(instance.label)
+
+    signals.post_init.connect(listener, sender=Roll)
+    try:
+        new_record(Roll, _roll_fields(session, player, character))
+    finally:
+        signals.post_init.disconnect(listener, sender=Roll)
+    assert heard == ["climb the wall"]
