@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db import DEFAULT_DB_ALIAS, connections
+from django.db import DEFAULT_DB_ALIAS, connections, models
 from django.db.models import signals, sql
 from django.db.models.base import ModelState
 from django.db.models.expressions import DatabaseDefault
@@ -24,8 +24,40 @@ from .fixed_sql import fetch_rows
 class _InsertPlan:
     sql: str
     fields: tuple
+    stored_as_is: tuple  # per field: the value types the database takes unchanged
     returning_params: tuple
     pk_converters: tuple
+
+
+# Django's own fields whose preparation hands a value of these exact types to the database
+# unchanged (a subclass may prepare differently, so it is not listed).
+_TEXT_FIELDS = (models.CharField, models.TextField)
+_INTEGER_FIELDS = (
+    models.AutoField,
+    models.BigAutoField,
+    models.SmallAutoField,
+    models.IntegerField,
+    models.BigIntegerField,
+    models.SmallIntegerField,
+    models.PositiveIntegerField,
+    models.PositiveSmallIntegerField,
+    models.PositiveBigIntegerField,
+)
+
+
+def _stored_as_is(field) -> tuple[type, ...]:
+    kind = type(field)
+    if kind in (models.ForeignKey, models.OneToOneField):
+        kind = type(field.target_field)
+    if kind in _TEXT_FIELDS:
+        types = (str,)
+    elif kind in _INTEGER_FIELDS:
+        types = (int,)
+    elif kind is models.BooleanField:
+        types = (bool,)
+    else:
+        return ()
+    return (*types, type(None)) if field.null else types
 
 
 _plans: dict[tuple, _InsertPlan | None] = {}
@@ -143,16 +175,19 @@ def row_insert(instance, *, using: str) -> bool:
     plan = _plan(model, using)
     if plan is None:
         return False
-    values = [field.pre_save(instance, add=True) for field in plan.fields]
-    if any(_is_expression(value) for value in values):
-        return False
+    # As save() does: the related rows are checked (and their keys taken) before the values.
     instance._prepare_related_fields_for_save(operation_name="save")
     connection = connections[using]
-    # What the compiler's prepare_value does for a value that is not an expression.
-    params = [
-        field.get_db_prep_save(value, connection=connection)
-        for field, value in zip(plan.fields, values, strict=True)
-    ]
+    params = []
+    for field, as_is in zip(plan.fields, plan.stored_as_is, strict=True):
+        value = field.pre_save(instance, add=True)
+        if type(value) in as_is:  # a key, a word or a flag goes as it is
+            params.append(value)
+        elif _is_expression(value):
+            return False
+        else:
+            # What the compiler's prepare_value does for a value that is not an expression.
+            params.append(field.get_db_prep_save(value, connection=connection))
     (row,) = fetch_rows(connection, plan.sql, [*params, *plan.returning_params])
     pk = row[0]
     for col, converter in plan.pk_converters:
@@ -204,4 +239,10 @@ def _build_plan(model, using: str) -> _InsertPlan | None:
         (col, converter)
         for converter in connection.ops.get_db_converters(col) + col.get_db_converters(connection)
     )
-    return _InsertPlan(statement, fields, tuple(compiler.returning_params), pk_converters)
+    return _InsertPlan(
+        statement,
+        fields,
+        tuple(_stored_as_is(field) for field in fields),
+        tuple(compiler.returning_params),
+        pk_converters,
+    )

@@ -128,6 +128,24 @@ def test_check_roll_by_non_owner_refused(other_client, session, gm, pc):
     assert not Roll.objects.exists()
 
 
+def test_check_roll_status_line_escapes_and_marks_a_refusal(other_client, session, gm, pc):
+    pc.name = "<b>Aki</b>"
+    pc.save()
+    request = services.check_request(
+        session=session, by=gm, character=pc, label="Climb", value_name="Strength"
+    )
+
+    # The second answer is the remembered rendering of the same line.
+    answers = [
+        other_client.post(_url("check_roll", session, request.pk), **HTMX).content.decode()
+        for _ in range(2)
+    ]
+
+    assert answers[0] == answers[1]
+    assert 'class="check-status error"' in answers[0]
+    assert "&lt;b&gt;Aki&lt;/b&gt;" in answers[0] and "<b>" not in answers[0]
+
+
 def test_check_chances_secret_difficulty_hides_success(player_client, session, gm, pc):
     request = services.check_request(
         session=session,
