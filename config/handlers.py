@@ -14,25 +14,30 @@ its workers; each request still has a thread to itself for as long as it runs. D
 connections belong to threads, so a kept thread keeps its connection too (CONN_MAX_AGE),
 which under Django's own handler never outlives its request.
 
-On SQLite, requests that may write (any method but GET, HEAD, OPTIONS and TRACE) take turns
-on one thread of their own. SQLite lets one writer in at a time, and the GIL one thread of
-Python, so little runs later than it would have; what goes away is the cost of writers side
-by side in one process. Each statement of a write transaction lets go of the GIL, and a
-second writer's thread took it every time, so one roll paid for a dozen hand-overs; and
-SQLite drops a connection's page cache whenever another connection has committed, so each
-writer read its pages afresh. With four clients rolling at once this cost a third more
-processor time per roll than one client did. A request waits for its turn for at most
-`WRITER_WAIT_SECONDS`, then runs on a thread of its own as before: one slow request (a
-password being hashed) holds the others up by no more than that.
+On SQLite, the work of requests that may write (any method but GET, HEAD, OPTIONS and
+TRACE) goes to one thread of its own, in the order it arrives. SQLite lets one writer in at
+a time, and the GIL one thread of Python, so little runs later than it would have; what
+goes away is the cost of writers side by side in one process. Each statement of a write
+transaction lets go of the GIL, and a second writer's thread took it every time, so one
+roll paid for a dozen hand-overs; and SQLite drops a connection's page cache whenever
+another connection has committed, so each writer read its pages afresh. With four clients
+rolling at once this cost a third more processor time per roll than one client did.
+The thread takes the work as a queue, not one request at a time: while the event loop
+reads one request and sends another's answer, the thread is already running a third's
+chain (taking turns a whole request at a time left it idle for those). A piece of work
+waits for the thread for about `WRITER_WAIT_SECONDS` at most, then runs on a spare thread
+as before: one slow request (a password being hashed) holds the others up by no more than
+that.
 """
 
 from __future__ import annotations
 
 import asyncio
 import threading
+from collections import deque
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-from functools import partial
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from queue import SimpleQueue
 
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
 from django.core.handlers.asgi import ASGIHandler
@@ -90,31 +95,93 @@ class WorkerThreads:
         return len(self._idle)
 
 
-class WriterThread:
-    """One thread for the requests that may write, taken by one request at a time.
+class _Work:
+    """A piece of work for the writer thread, run by it or by a spare thread, once."""
 
-    Only the event loop's thread takes and gives back.
+    __slots__ = ("args", "fn", "future", "queued_at", "spilled", "taken")
+
+    def __init__(self, fn, args, queued_at: float):
+        self.fn, self.args, self.queued_at = fn, args, queued_at
+        self.future: Future = Future()
+        self.taken = threading.Lock()  # held by whichever thread runs it
+        self.spilled = False
+
+    def run(self) -> None:
+        if not self.taken.acquire(blocking=False) or not self.future.set_running_or_notify_cancel():
+            return
+        try:
+            result = self.fn(*self.args)
+        except BaseException as error:  # noqa: BLE001 - handed to the caller, as executors do
+            self.future.set_exception(error)
+        else:
+            self.future.set_result(result)
+
+
+class WriterThread(Executor):
+    """One thread for the work of the requests that may write, in the order it arrives.
+
+    A piece of work (a request's turn in its thread) waits for the thread for about `wait`
+    seconds at most; one still waiting then runs on a spare thread instead, so a slow request
+    (a password being hashed) holds the others up by no more than that. One timer watches
+    the queue while it is not empty, rather than one per piece. Work is only ever handed
+    over, and watched, from the event loop's thread.
     """
 
-    def __init__(self, wait: float = WRITER_WAIT_SECONDS):
+    def __init__(self, wait: float = WRITER_WAIT_SECONDS, spare_threads: int = IDLE_THREADS_KEPT):
         self.wait = wait
-        self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="http-writer")
-        self._turn = asyncio.Lock()
+        # A thread of its own rather than a pool of one: each piece of work already carries
+        # the future its caller waits on.
+        self._inbox: SimpleQueue[_Work | None] = SimpleQueue()
+        self._thread = threading.Thread(target=self._serve, name="http-writer", daemon=True)
+        self._thread.start()
+        self._spare = ThreadPoolExecutor(
+            max_workers=spare_threads, thread_name_prefix="http-writer-spare"
+        )
+        self._queued: deque[_Work] = deque()
+        self._watching = False
 
-    async def take(self) -> bool:
-        """Wait for the thread for at most `wait` seconds; False when it stayed busy."""
-        if not self._turn.locked():
-            await self._turn.acquire()  # free: taken at once, without arming a timeout
-            return True
+    def _serve(self) -> None:
+        while (work := self._inbox.get()) is not None:
+            work.run()
+
+    def submit(self, fn, /, *args) -> Future:
         try:
-            async with asyncio.timeout(self.wait):
-                await self._turn.acquire()
-        except TimeoutError:
-            return False
-        return True
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # handed over from a plain thread: nothing to watch it with
+            work = _Work(fn, args, 0.0)
+            self._inbox.put(work)
+            return work.future
+        work = _Work(fn, args, loop.time())
+        self._queued.append(work)
+        self._inbox.put(work)
+        if not self._watching:
+            self._watching = True
+            loop.call_later(self.wait, self._watch, loop)
+        return work.future
 
-    def give_back(self) -> None:
-        self._turn.release()
+    def _watch(self, loop) -> None:
+        queued, now = self._queued, loop.time()
+        while queued and queued[0].taken.locked():
+            queued.popleft()  # begun, on one thread or the other
+        for work in queued:
+            if now - work.queued_at < self.wait:
+                break
+            if not work.spilled:
+                work.spilled = True
+                self._spare.submit(work.run)  # the writer thread passes it by when it gets there
+        self._watching = bool(queued)
+        if queued:
+            loop.call_later(self.wait / 2, self._watch, loop)
+
+    @property
+    def ident(self) -> int | None:
+        return self._thread.ident
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        self._inbox.put(None)
+        if wait:
+            self._thread.join()
+        self._spare.shutdown(wait=wait, cancel_futures=cancel_futures)
 
 
 class SyncChainASGIHandler(ASGIHandler):
@@ -151,14 +218,13 @@ class SyncChainASGIHandler(ASGIHandler):
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
-        writer = self.writer_thread
-        if writer is not None and scope["method"] not in SAFE_METHODS and await writer.take():
-            executor, give_back = writer.executor, writer.give_back
-        else:
-            executor = self.worker_threads.take()
-            give_back = partial(self.worker_threads.give_back, executor)
+        if self.writer_thread is not None and scope["method"] not in SAFE_METHODS:
+            async with ThreadSensitiveContext(executor=self.writer_thread):
+                await self.handle(scope, receive, send)
+            return
+        executor = self.worker_threads.take()
         try:
             async with ThreadSensitiveContext(executor=executor):
                 await self.handle(scope, receive, send)
         finally:
-            give_back()
+            self.worker_threads.give_back(executor)

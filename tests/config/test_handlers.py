@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 from asgiref.sync import SyncToAsync, sync_to_async
 from asgiref.testing import ApplicationCommunicator
@@ -9,7 +11,7 @@ from django.conf import settings
 from django.core.handlers.asgi import ASGIHandler
 from django.test import Client
 
-from config.handlers import SyncChainASGIHandler
+from config.handlers import SyncChainASGIHandler, WriterThread
 
 CSRF = "c" * 32
 
@@ -267,12 +269,23 @@ async def test_a_view_s_announcement_is_started_by_the_loop_with_its_response(
 
 
 def _writer_ident(handler) -> int:
-    import threading
-
-    return handler.writer_thread.executor.submit(threading.get_ident).result(10)
+    return handler.writer_thread.ident
 
 
 _POST_COOKIES = {settings.CSRF_COOKIE_NAME: CSRF}
+
+
+@contextlib.contextmanager
+def _writer_held(handler):
+    """Keep the writer thread busy, as a long write would, until the block ends."""
+    import threading
+
+    release = threading.Event()
+    handler.writer_thread.submit(release.wait, 10)
+    try:
+        yield
+    finally:
+        release.set()
 
 
 @pytest.mark.asyncio
@@ -293,39 +306,85 @@ async def test_requests_that_may_write_take_turns_on_one_thread(request_threads)
 @pytest.mark.asyncio
 async def test_reads_do_not_queue_for_the_writer_thread(request_threads):
     handler = SyncChainASGIHandler(one_writer=True)
-    assert await handler.writer_thread.take()  # a long write holds the thread
-    try:
+    with _writer_held(handler):
         status, _ = await _request(handler, "/ok/")
-    finally:
-        handler.writer_thread.give_back()
 
     assert status == 200
     assert request_threads and _writer_ident(handler) not in request_threads
 
 
 @pytest.mark.asyncio
-async def test_a_write_waits_for_the_busy_writer_only_so_long_then_takes_a_thread_of_its_own(
+async def test_a_write_waits_for_the_busy_writer_only_so_long_then_takes_a_spare_thread(
     request_threads,
 ):
     import time
 
     handler = SyncChainASGIHandler(one_writer=True)
     handler.writer_thread.wait = 0.05
-    assert await handler.writer_thread.take()
     began = time.monotonic()
-    try:
+    with _writer_held(handler):
         status, _ = await _request(handler, "/ok/", method="POST", cookies=_POST_COOKIES)
-    finally:
-        handler.writer_thread.give_back()
-    waited = time.monotonic() - began
+        waited = time.monotonic() - began
 
     assert status == 200
-    assert waited >= 0.05
-    assert _writer_ident(handler) not in request_threads
+    assert 0.05 <= waited < 5
+    assert request_threads and _writer_ident(handler) not in request_threads
     # Free again, the writer thread takes the next write.
     status, _ = await _request(handler, "/ok/", method="POST", cookies=_POST_COOKIES)
     assert status == 200
     assert request_threads[-1] == _writer_ident(handler)
+
+
+@pytest.mark.asyncio
+async def test_work_taken_by_a_spare_thread_is_not_run_again_by_the_writer():
+    import asyncio
+    import threading
+
+    writer = WriterThread(wait=0.02)
+    runs = []
+    release = threading.Event()
+    writer.submit(release.wait, 10)
+
+    future = asyncio.wrap_future(writer.submit(lambda: runs.append(threading.get_ident()) or 7))
+    assert await asyncio.wait_for(future, 5) == 7
+    release.set()
+    await asyncio.wrap_future(writer.submit(lambda: None))  # the writer has passed it by
+
+    assert len(runs) == 1 and runs[0] != writer.ident
+    writer.shutdown()
+
+
+@pytest.mark.asyncio
+async def test_work_cancelled_while_it_waits_is_never_run():
+    import asyncio
+    import threading
+
+    writer = WriterThread(wait=10)
+    runs = []
+    release = threading.Event()
+    writer.submit(release.wait, 10)
+
+    future = writer.submit(runs.append, "ran")
+    assert future.cancel()
+    release.set()
+    await asyncio.wrap_future(writer.submit(lambda: None))  # the writer thread has passed it
+
+    assert runs == []
+    writer.shutdown()
+
+
+@pytest.mark.asyncio
+async def test_an_error_in_the_work_reaches_the_caller():
+    import asyncio
+
+    writer = WriterThread()
+
+    def fails():
+        raise LookupError("no such row")
+
+    with pytest.raises(LookupError, match="no such row"):
+        await asyncio.wrap_future(writer.submit(fails))
+    writer.shutdown()
 
 
 @pytest.mark.asyncio
