@@ -53,6 +53,10 @@ STAGE_EVENT_KINDS = frozenset(
     }
 )
 ROOM_TEMPLATE = "sessions_app/session_room.html"
+# A client catching up after a long absence gets the missed events in frames of this many:
+# the server refuses to send a frame over 1 MiB, and closing the socket instead left that
+# client reconnecting, and failing, for good.
+EVENTS_PER_FRAME = 100
 
 
 class SessionConsumer(AsyncWebsocketConsumer):
@@ -167,10 +171,10 @@ class SessionConsumer(AsyncWebsocketConsumer):
             await self._send_presence()
 
     async def _send_events_after(self, after_seq: int, up_to_seq: int | None):
-        html, new_cursor, kinds = await self._render_events(after_seq, up_to_seq)
+        frames, new_cursor, kinds = await self._render_events(after_seq, up_to_seq)
         if new_cursor is not None:
             self.cursor = max(self.cursor or 0, new_cursor)
-        if html:
+        for html in frames:
             await self.send(text_data=html)
         if kinds & CHECK_EVENT_KINDS:
             changes = await self._render_check_changes()
@@ -224,14 +228,19 @@ class SessionConsumer(AsyncWebsocketConsumer):
             )
         )
         new_cursor = up_to_seq if up_to_seq is not None else (events[-1].seq if events else None)
-        if not events:
-            return "", new_cursor, set()
         with self._as_viewer():
-            html = render_to_string(
-                f"{ROOM_TEMPLATE}#timeline-append",
-                {"events": events, "viewer": self.user, "viewer_is_gm": self.is_gm},
-            )
-        return html, new_cursor, {event.kind for event in events}
+            frames = [
+                render_to_string(
+                    f"{ROOM_TEMPLATE}#timeline-append",
+                    {
+                        "events": events[start : start + EVENTS_PER_FRAME],
+                        "viewer": self.user,
+                        "viewer_is_gm": self.is_gm,
+                    },
+                )
+                for start in range(0, len(events), EVENTS_PER_FRAME)
+            ]
+        return frames, new_cursor, {event.kind for event in events}
 
     def _check_context(self):
         items = selectors.pending_checks_for(

@@ -58,34 +58,58 @@ def _cookie(user) -> str:
     return f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
 
 
-def _requests_per_second(port: int, path: str, cookie: str, *, seconds: float, workers: int):
-    """Hammer one path with keep-alive connections for `seconds`; return requests/s."""
-    count = 0
-    lock = threading.Lock()
-    stop_at = time.monotonic() + seconds
+def _throughput(port: int, send, *, seconds: float, workers: int) -> float:
+    """Requests per second from `workers` keep-alive clients, each calling `send(connection)`
+    in a loop for `seconds`.
 
-    def worker():
-        nonlocal count
+    The clients connect before the clock starts, and all stop at the same deadline, so both
+    sides of a ratio are measured alike: neither pays for connecting or starting threads,
+    and no client runs on alone at the end while the others have finished.
+    """
+    counts = [0] * workers
+    deadline = 0.0
+    ready = threading.Barrier(workers + 1)
+    failures: list[BaseException] = []
+
+    def worker(slot: int) -> None:
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-        done = 0
-        while time.monotonic() < stop_at:
-            connection.request("GET", path, headers={"Cookie": cookie})
-            response = connection.getresponse()
-            response.read()
-            if response.status != 200:
-                raise RuntimeError(f"{path} answered {response.status}")
-            done += 1
-        connection.close()
-        with lock:
-            count += done
+        connection.connect()
+        ready.wait()
+        try:
+            while time.monotonic() < deadline:
+                send(connection)
+                counts[slot] += 1
+        except BaseException as error:  # noqa: BLE001 - reported by the measuring thread
+            failures.append(error)
+        finally:
+            connection.close()
 
-    threads = [threading.Thread(target=worker) for _ in range(workers)]
-    started = time.monotonic()
+    threads = [threading.Thread(target=worker, args=(slot,)) for slot in range(workers)]
     for thread in threads:
         thread.start()
+    started = time.monotonic()
+    deadline = started + seconds
+    ready.wait()
     for thread in threads:
         thread.join()
-    return count / (time.monotonic() - started)
+    if failures:
+        raise failures[0]
+    return sum(counts) / (time.monotonic() - started)
+
+
+def _get(path: str, cookie: str):
+    def send(connection) -> None:
+        connection.request("GET", path, headers={"Cookie": cookie})
+        response = connection.getresponse()
+        response.read()
+        if response.status != 200:
+            raise RuntimeError(f"{path} answered {response.status}")
+
+    return send
+
+
+def _requests_per_second(port: int, path: str, cookie: str, *, seconds: float, workers: int):
+    return _throughput(port, _get(path, cookie), seconds=seconds, workers=workers)
 
 
 CSRF = "b" * 32
@@ -109,56 +133,54 @@ def _post(connection, path: str, cookie: str, fields: dict) -> None:
         raise RuntimeError(f"POST {path} answered {response.status}")
 
 
-def _rolls_per_second(
-    port: int, session_id: int, request_ids: list[int], cookie: str, workers: int
-):
-    """Roll every request once through the check endpoint; return rolls/s."""
-    chunks = [request_ids[n::workers] for n in range(workers)]
+def _roller(session_id: int, request_ids: list[int], cookie: str):
+    """Roll the next pending check on each call; each check is rolled once."""
+    pending = iter(request_ids)
+    lock = threading.Lock()
 
-    def worker(ids):
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-        for request_id in ids:
-            _post(connection, f"/sessions/{session_id}/checks/{request_id}/roll/", cookie, {})
-        connection.close()
+    def send(connection) -> None:
+        with lock:
+            request_id = next(pending, None)
+        if request_id is None:
+            raise RuntimeError("the benchmark ran out of pending checks: create more")
+        _post(connection, f"/sessions/{session_id}/checks/{request_id}/roll/", cookie, {})
 
-    threads = [threading.Thread(target=worker, args=(chunk,)) for chunk in chunks]
-    started = time.monotonic()
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return len(request_ids) / (time.monotonic() - started)
+    return send
 
 
-def _roll_rounds(server, session, cookie, roll_ids, args, label: str) -> None:
+# Pending checks made per second of rolling: more than the endpoint rolls on a fast machine.
+CHECKS_PER_ROLL_SECOND = 1200
+
+
+def _roll_rounds(server, session, cookie, make_requests, args, label: str) -> None:
     """Rolls against the bare view, one client and then several, in alternating rounds.
 
     Short alternating rounds let both sides of each ratio meet the same machine load (this
     machine is shared: its speed drifts by more than the difference being measured).
     """
-    for workers, ids in [(1, roll_ids[: args.rolls]), (args.workers, roll_ids[args.rolls :])]:
-        roll_seconds = ok_seconds = 0.0
-        roll_count = ok_count = 0
+    from sessions_app.models import CheckRequest
+
+    seconds = args.seconds / args.rounds
+    for workers in (1, args.workers):
+        request_ids = make_requests(int(args.seconds * CHECKS_PER_ROLL_SECOND))
+        roll = _roller(session.pk, request_ids, cookie)
+        ok = _get("/ok/", cookie)
         round_ratios = []
-        per_round = max(1, len(ids) // args.rounds)
-        for start in range(0, len(ids), per_round):
-            chunk = ids[start : start + per_round]
-            ok_rps = _requests_per_second(
-                server.port, "/ok/", cookie, seconds=args.seconds / args.rounds, workers=workers
-            )
-            began = time.monotonic()
-            rolls_rps = _rolls_per_second(server.port, session.pk, chunk, cookie, workers)
-            roll_seconds += time.monotonic() - began
-            roll_count += len(chunk)
-            ok_seconds += args.seconds / args.rounds
-            ok_count += ok_rps * args.seconds / args.rounds
-            round_ratios.append(rolls_rps / ok_rps)
-        rolls_rps, ok_rps = roll_count / roll_seconds, ok_count / ok_seconds
+        for _ in range(args.rounds):
+            ok_rps = _throughput(server.port, ok, seconds=seconds, workers=workers)
+            rolls_rps = _throughput(server.port, roll, seconds=seconds, workers=workers)
+            round_ratios.append((rolls_rps, ok_rps))
+        # The checks left over would stay on the page and in every room update as widgets.
+        CheckRequest.objects.filter(pk__in=request_ids, status=CheckRequest.Status.PENDING).update(
+            status=CheckRequest.Status.CANCELLED
+        )
+        rolls_rps = statistics.fmean(rolls for rolls, _ in round_ratios)
+        ok_rps = statistics.fmean(ok for _, ok in round_ratios)
+        ratios = [rolls / ok for rolls, ok in round_ratios]
         print(
-            f"{label}, {workers} client(s): check endpoint {rolls_rps:6.1f} rolls/s "
-            f"({roll_count} rolls), bare view {ok_rps:6.1f} requests/s, "
-            f"ratio {rolls_rps / ok_rps:4.2f} "
-            f"(rounds {min(round_ratios):.2f}-{max(round_ratios):.2f}; target >= 0.5)"
+            f"{label}, {workers} client(s): check endpoint {rolls_rps:6.1f} rolls/s, "
+            f"bare view {ok_rps:6.1f} requests/s, ratio {rolls_rps / ok_rps:4.2f} "
+            f"(rounds {min(ratios):.2f}-{max(ratios):.2f}; target >= 0.5)"
         )
 
 
@@ -233,7 +255,6 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--clients", type=int, default=20)
     parser.add_argument("--events", type=int, default=50)
-    parser.add_argument("--rolls", type=int, default=800)
     parser.add_argument("--rounds", type=int, default=10, help="alternations of rolls and ok")
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/0")
     args = parser.parse_args()
@@ -249,7 +270,6 @@ def main() -> int:
 
         services.chat_post(session=session, by=gm if n % 2 else player, text=f"history line {n}")
     cookie = _cookie(player)
-    from sessions_app.models import CheckRequest
     from tests.factories import CharacterFactory
 
     pc = CharacterFactory(table=table, owner=player, name="Aki", judgement_values={"Strength": 4})
@@ -308,10 +328,8 @@ def main() -> int:
         print(f"session page (50 events): {page_rps:7.1f} requests/s")
         print(f"ratio session page / ok:  {page_rps / ok_rps:7.2f}")
         # Pending checks are created after the page was measured: each adds a widget to it.
-        roll_ids = make_requests(2 * args.rolls)
         card_ids.extend(make_requests(args.events, "card-marker"))
-        assert CheckRequest.objects.filter(status="pending").count() == 2 * args.rolls + args.events
-        _roll_rounds(server, session, cookie, roll_ids, args, "project handler")
+        _roll_rounds(server, session, cookie, make_requests, args, "project handler")
         roll_delays = asyncio.run(
             _fan_out_delays(
                 server,
@@ -335,7 +353,7 @@ def main() -> int:
     )
     try:
         _requests_per_second(stock.port, "/ok/", cookie, seconds=1, workers=1)  # warm up
-        _roll_rounds(stock, session, cookie, make_requests(2 * args.rolls), args, "stock handler")
+        _roll_rounds(stock, session, cookie, make_requests, args, "stock handler")
     finally:
         stock.stop()
 

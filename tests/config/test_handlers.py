@@ -276,12 +276,18 @@ _POST_COOKIES = {settings.CSRF_COOKIE_NAME: CSRF}
 
 
 @contextlib.contextmanager
-def _writer_held(handler):
+def _held(writer: WriterThread):
     """Keep the writer thread busy, as a long write would, until the block ends."""
     import threading
 
-    release = threading.Event()
-    handler.writer_thread.submit(release.wait, 10)
+    started, release = threading.Event(), threading.Event()
+
+    def hold():
+        started.set()
+        release.wait(10)
+
+    writer.submit(hold)
+    assert started.wait(10)
     try:
         yield
     finally:
@@ -306,7 +312,7 @@ async def test_requests_that_may_write_take_turns_on_one_thread(request_threads)
 @pytest.mark.asyncio
 async def test_reads_do_not_queue_for_the_writer_thread(request_threads):
     handler = SyncChainASGIHandler(one_writer=True)
-    with _writer_held(handler):
+    with _held(handler.writer_thread):
         status, _ = await _request(handler, "/ok/")
 
     assert status == 200
@@ -322,7 +328,7 @@ async def test_a_write_waits_for_the_busy_writer_only_so_long_then_takes_a_spare
     handler = SyncChainASGIHandler(one_writer=True)
     handler.writer_thread.wait = 0.05
     began = time.monotonic()
-    with _writer_held(handler):
+    with _held(handler.writer_thread):
         status, _ = await _request(handler, "/ok/", method="POST", cookies=_POST_COOKIES)
         waited = time.monotonic() - began
 
@@ -342,12 +348,9 @@ async def test_work_taken_by_a_spare_thread_is_not_run_again_by_the_writer():
 
     writer = WriterThread(wait=0.02)
     runs = []
-    release = threading.Event()
-    writer.submit(release.wait, 10)
-
-    future = asyncio.wrap_future(writer.submit(lambda: runs.append(threading.get_ident()) or 7))
-    assert await asyncio.wait_for(future, 5) == 7
-    release.set()
+    with _held(writer):
+        work = writer.submit(lambda: runs.append(threading.get_ident()) or 7)
+        assert await asyncio.wait_for(asyncio.wrap_future(work), 5) == 7
     await asyncio.wrap_future(writer.submit(lambda: None))  # the writer has passed it by
 
     assert len(runs) == 1 and runs[0] != writer.ident
@@ -357,17 +360,12 @@ async def test_work_taken_by_a_spare_thread_is_not_run_again_by_the_writer():
 @pytest.mark.asyncio
 async def test_work_cancelled_while_it_waits_is_never_run():
     import asyncio
-    import threading
 
     writer = WriterThread(wait=10)
     runs = []
-    release = threading.Event()
-    writer.submit(release.wait, 10)
-
-    future = writer.submit(runs.append, "ran")
-    assert future.cancel()
-    release.set()
-    await asyncio.wrap_future(writer.submit(lambda: None))  # the writer thread has passed it
+    with _held(writer):
+        assert writer.submit(runs.append, "ran").cancel()
+    await asyncio.wrap_future(writer.submit(lambda: None))  # the writer has passed it by
 
     assert runs == []
     writer.shutdown()

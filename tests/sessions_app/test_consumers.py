@@ -144,6 +144,24 @@ async def test_consumer_reconnect_gets_missed_events_in_order(session, gm, playe
     await communicator.disconnect()
 
 
+async def test_consumer_catch_up_comes_in_frames_of_a_bounded_size(
+    session, gm, player, monkeypatch
+):
+    monkeypatch.setattr("sessions_app.consumers.EVENTS_PER_FRAME", 2)
+    for text in ["one", "two", "three", "four", "five"]:
+        await chat(session=session, by=gm, text=text)
+
+    communicator, initial = await _joined(player, session, last_seq=0)
+
+    timeline = [frame for frame in initial if "timeline-items" in frame]
+    assert [re.findall(r"</strong>: (\w+)", frame) for frame in timeline] == [
+        ["one", "two"],
+        ["three", "four"],
+        ["five"],
+    ]
+    await communicator.disconnect()
+
+
 async def test_consumer_sends_nothing_before_sync(session, gm, player):
     communicator = await _communicator(player, session)
     await communicator.connect()
