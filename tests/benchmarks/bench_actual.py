@@ -86,8 +86,10 @@ def search_match(games: int, budget: float, turn_limit: int) -> tuple[dict[str, 
             state = E.apply(state, action)
         won = E.winner(state)
         outcomes["draw" if won is None else "win" if won == seat else "loss"] += 1
-        print(f"game {game + 1}/{games}: {outcomes}", file=sys.stderr, end="\r")
-    print(file=sys.stderr)
+        if sys.stderr.isatty():  # a progress line for a person watching, not for a log
+            print(f"game {game + 1}/{games}: {outcomes}", file=sys.stderr, end="\r")
+    if sys.stderr.isatty():
+        print(file=sys.stderr)
     return outcomes, think, searching
 
 
