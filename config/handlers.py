@@ -138,7 +138,7 @@ class WriterThread(Executor):
             max_workers=spare_threads, thread_name_prefix="http-writer-spare"
         )
         self._queued: deque[_Work] = deque()
-        self._watching = False
+        self._watched_from = None  # the loop whose timer watches the queue, while it has one
 
     def _serve(self) -> None:
         while (work := self._inbox.get()) is not None:
@@ -154,8 +154,8 @@ class WriterThread(Executor):
         work = _Work(fn, args, loop.time())
         self._queued.append(work)
         self._inbox.put(work)
-        if not self._watching:
-            self._watching = True
+        if self._watched_from is not loop:
+            self._watched_from = loop
             loop.call_later(self.wait, self._watch, loop)
         return work.future
 
@@ -169,9 +169,10 @@ class WriterThread(Executor):
             if not work.spilled:
                 work.spilled = True
                 self._spare.submit(work.run)  # the writer thread passes it by when it gets there
-        self._watching = bool(queued)
         if queued:
             loop.call_later(self.wait / 2, self._watch, loop)
+        else:
+            self._watched_from = None
 
     @property
     def ident(self) -> int | None:
