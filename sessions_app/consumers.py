@@ -57,6 +57,7 @@ ROOM_TEMPLATE = "sessions_app/session_room.html"
 # the server refuses to send a frame over 1 MiB, and closing the socket instead left that
 # client reconnecting, and failing, for good.
 EVENTS_PER_FRAME = 100
+CHECKS_PER_FRAME = 50  # the same for the open checks a client is sent on connect
 
 
 class SessionConsumer(AsyncWebsocketConsumer):
@@ -113,9 +114,12 @@ class SessionConsumer(AsyncWebsocketConsumer):
             # trusting a larger number would silence the socket for good.
             last_seq = min(last_seq, await self._session_last_seq())
             self.cursor = last_seq
+            # The open checks first: the missed events then change only what arrived since,
+            # rather than sending every open check once more ahead of the whole list.
+            for frame in await self._render_check_list():
+                await self.send(text_data=frame)
             await self._send_events_after(last_seq, None)
             await self._send_presence()
-            await self.send(text_data=await self._render_check_list())
             await self.send(text_data=await self._render_matches())
 
     async def timeline_event(self, message):
@@ -257,14 +261,33 @@ class SessionConsumer(AsyncWebsocketConsumer):
         return f"{request.pk}-{mode}-{request.status}"
 
     @database_sync_to_async
-    def _render_check_list(self) -> str:
-        """Replace the whole open-checks list (on connect: nothing typed there can be lost)."""
+    def _render_check_list(self) -> list[str]:
+        """Replace the whole open-checks list (on connect: nothing typed there can be lost).
+
+        The first frame replaces the list with its first items; any further frames append
+        the rest, so no frame grows past what the server sends.
+        """
         items, context = self._check_context()
         self.check_keys = [self._key(request, mode) for request, mode in items]
         with self._as_viewer():
-            return render_to_string(
-                f"{ROOM_TEMPLATE}#check-list", {**context, "check_items": items, "oob": True}
+            first = render_to_string(
+                f"{ROOM_TEMPLATE}#check-list",
+                {**context, "check_items": items[:CHECKS_PER_FRAME], "oob": True},
             )
+            return [first] + [
+                self._appended_checks(items[start : start + CHECKS_PER_FRAME], context)
+                for start in range(CHECKS_PER_FRAME, len(items), CHECKS_PER_FRAME)
+            ]
+
+    @staticmethod
+    def _appended_checks(items, context) -> str:
+        rendered = "".join(
+            render_to_string(
+                "sessions_app/_check_item.html", {**context, "request": request, "mode": mode}
+            )
+            for request, mode in items
+        )
+        return f'<ul id="check-items" hx-swap-oob="beforeend">{rendered}</ul>'
 
     @database_sync_to_async
     def _render_check_changes(self) -> str:
@@ -285,14 +308,7 @@ class SessionConsumer(AsyncWebsocketConsumer):
         ]
         if new:
             with self._as_viewer():
-                rendered = "".join(
-                    render_to_string(
-                        "sessions_app/_check_item.html",
-                        {**context, "request": request, "mode": mode},
-                    )
-                    for request, mode in new
-                )
-            parts.append(f'<ul id="check-items" hx-swap-oob="beforeend">{rendered}</ul>')
+                parts.append(self._appended_checks(new, context))
         return "".join(parts)
 
     async def _send_presence(self):

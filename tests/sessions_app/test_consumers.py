@@ -270,6 +270,29 @@ async def test_consumer_check_request_brings_widget_to_owner_only(session, gm, p
     await other_socket.disconnect()
 
 
+async def test_consumer_open_checks_on_connect_come_in_frames_of_a_bounded_size(
+    session, gm, player, monkeypatch
+):
+    monkeypatch.setattr("sessions_app.consumers.CHECKS_PER_FRAME", 2)
+    pc, _npc = await _characters(session, gm, player)
+    requests = [
+        await sync_to_async(services.check_request)(
+            session=session, by=gm, character=pc, label=f"Climb {n}", value_name="Strength"
+        )
+        for n in range(5)
+    ]
+
+    communicator, initial = await _joined(player, session)
+
+    lists = [frame for frame in initial if 'id="check-items"' in frame]
+    assert ['hx-swap-oob="true"' in frame for frame in lists] == [True, False, False]
+    assert all('hx-swap-oob="beforeend"' in frame for frame in lists[1:])
+    shown = [re.findall(r'id="check-item-(\d+)"', frame) for frame in lists]
+    assert [len(ids) for ids in shown] == [2, 2, 1]
+    assert sorted(int(pk) for ids in shown for pk in ids) == sorted(r.pk for r in requests)
+    await communicator.disconnect()
+
+
 async def test_consumer_rolled_check_removes_widget(session, gm, player):
     pc, _npc = await _characters(session, gm, player)
     request = await sync_to_async(services.check_request)(
