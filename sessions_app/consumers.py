@@ -60,6 +60,11 @@ EVENTS_PER_FRAME = 100
 CHECKS_PER_FRAME = 50  # the same for the open checks a client is sent on connect
 
 
+def _in_frames(items: list, size: int) -> list[list]:
+    """`items` in consecutive parts of at most `size`, one websocket frame each."""
+    return [items[start : start + size] for start in range(0, len(items), size)]
+
+
 class SessionConsumer(AsyncWebsocketConsumer):
     """One member's live connection to one session's room."""
 
@@ -236,13 +241,9 @@ class SessionConsumer(AsyncWebsocketConsumer):
             frames = [
                 render_to_string(
                     f"{ROOM_TEMPLATE}#timeline-append",
-                    {
-                        "events": events[start : start + EVENTS_PER_FRAME],
-                        "viewer": self.user,
-                        "viewer_is_gm": self.is_gm,
-                    },
+                    {"events": part, "viewer": self.user, "viewer_is_gm": self.is_gm},
                 )
-                for start in range(0, len(events), EVENTS_PER_FRAME)
+                for part in _in_frames(events, EVENTS_PER_FRAME)
             ]
         return frames, new_cursor, {event.kind for event in events}
 
@@ -269,15 +270,12 @@ class SessionConsumer(AsyncWebsocketConsumer):
         """
         items, context = self._check_context()
         self.check_keys = [self._key(request, mode) for request, mode in items]
+        first, *rest = _in_frames(items, CHECKS_PER_FRAME) or [[]]
         with self._as_viewer():
-            first = render_to_string(
-                f"{ROOM_TEMPLATE}#check-list",
-                {**context, "check_items": items[:CHECKS_PER_FRAME], "oob": True},
+            replaced = render_to_string(
+                f"{ROOM_TEMPLATE}#check-list", {**context, "check_items": first, "oob": True}
             )
-            return [first] + [
-                self._appended_checks(items[start : start + CHECKS_PER_FRAME], context)
-                for start in range(CHECKS_PER_FRAME, len(items), CHECKS_PER_FRAME)
-            ]
+            return [replaced] + [self._appended_checks(part, context) for part in rest]
 
     @staticmethod
     def _appended_checks(items, context) -> str:

@@ -25,11 +25,19 @@ from django.utils.connection import ConnectionProxy
 _qmark_sql: dict[str, str] = {}
 
 
+def resolved(connection):
+    """The thread's connection itself, where `connection` is `django.db.connection`.
+
+    The proxy finds the thread's connection again on every attribute it is asked for.
+    """
+    if isinstance(connection, ConnectionProxy):
+        return connections[connection.alias]
+    return connection
+
+
 def fetch_rows(connection, sql: str, params: Sequence) -> list[tuple]:
     """Run `sql` (with `%s` placeholders) and return all the rows it returns, if any."""
-    if isinstance(connection, ConnectionProxy):
-        # `django.db.connection` finds the thread's connection again on every attribute.
-        connection = connections[connection.alias]
+    connection = resolved(connection)
     if connection.vendor != "sqlite" or connection.queries_logged or connection.execute_wrappers:
         with connection.cursor() as cursor:
             cursor.execute(sql, params)

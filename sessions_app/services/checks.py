@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from functools import cache
 
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils.translation import gettext as _
 
 from .. import srs
-from ..fixed_sql import fetch_rows
+from ..fixed_sql import fetch_rows, resolved
 from ..models import (
     Character,
     CheckRequest,
@@ -472,7 +472,7 @@ def _locked_read(request_id, by, session_id) -> tuple[CheckRequest | None, bool]
     """Lock a check with its character and session; also say whether `by` is a member."""
     sql, plan = _locked_read_plan(session_id is not None)
     params = [by.pk, request_id] + ([session_id] if session_id is not None else [])
-    database = connections[DEFAULT_DB_ALIAS]  # resolved once: the proxy looks it up per access
+    database = resolved(connection)  # once, for the statement and every converter
     rows = fetch_rows(database, sql, params)
     if not rows:
         return None, False

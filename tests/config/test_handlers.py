@@ -275,6 +275,15 @@ def _writer_ident(handler) -> int:
 _POST_COOKIES = {settings.CSRF_COOKIE_NAME: CSRF}
 
 
+async def _three_writes_at_once(handler) -> list[int]:
+    import asyncio
+
+    results = await asyncio.gather(
+        *[_request(handler, "/ok/", method="POST", cookies=_POST_COOKIES) for _ in range(3)]
+    )
+    return [status for status, _ in results]
+
+
 @contextlib.contextmanager
 def _held(writer: WriterThread):
     """Keep the writer thread busy, as a long write would, until the block ends."""
@@ -296,15 +305,9 @@ def _held(writer: WriterThread):
 
 @pytest.mark.asyncio
 async def test_requests_that_may_write_take_turns_on_one_thread(request_threads):
-    import asyncio
-
     handler = SyncChainASGIHandler(one_writer=True)
 
-    results = await asyncio.gather(
-        *[_request(handler, "/ok/", method="POST", cookies=_POST_COOKIES) for _ in range(3)]
-    )
-
-    assert [status for status, _ in results] == [200, 200, 200]
+    assert await _three_writes_at_once(handler) == [200, 200, 200]
     assert set(request_threads) == {_writer_ident(handler)}
     assert handler.worker_threads.idle_count == 0
 
@@ -387,15 +390,9 @@ async def test_an_error_in_the_work_reaches_the_caller():
 
 @pytest.mark.asyncio
 async def test_without_one_writer_each_write_has_a_thread_of_its_own(request_threads):
-    import asyncio
-
     handler = SyncChainASGIHandler(one_writer=False)
 
-    results = await asyncio.gather(
-        *[_request(handler, "/ok/", method="POST", cookies=_POST_COOKIES) for _ in range(3)]
-    )
-
-    assert [status for status, _ in results] == [200, 200, 200]
+    assert await _three_writes_at_once(handler) == [200, 200, 200]
     assert handler.writer_thread is None
     assert len(set(request_threads)) == 3
 

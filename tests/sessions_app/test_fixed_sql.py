@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, connection, connections, transaction
 from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
 
 from sessions_app import fixed_sql
-from sessions_app.fixed_sql import fetch_rows
+from sessions_app.fixed_sql import fetch_rows, resolved
 from sessions_app.models import GameSession
 
 pytestmark = pytest.mark.django_db
@@ -77,3 +77,8 @@ def test_a_transaction_that_must_roll_back_refuses_more_statements(session):
         transaction.set_rollback(True)
         with pytest.raises(TransactionManagementError):
             _session_update(session.pk)
+
+
+def test_resolved_gives_the_thread_s_connection_for_the_proxy_and_keeps_a_real_one():
+    assert resolved(connection) is connections["default"]
+    assert resolved(connections["default"]) is connections["default"]
