@@ -9,6 +9,7 @@ per row, the way the compiler prepares them.
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -16,6 +17,8 @@ from django.db import DEFAULT_DB_ALIAS, connections, models
 from django.db.models import signals, sql
 from django.db.models.base import ModelState
 from django.db.models.expressions import DatabaseDefault
+from django.db.models.fields.related_descriptors import ForeignKeyDeferredAttribute
+from django.db.models.query_utils import DeferredAttribute
 
 from .fixed_sql import fetch_rows
 
@@ -130,6 +133,38 @@ def new_record(model, fields: dict):
         state.fields_cache = cached
     for related, cache_name in reverse:
         related._state.fields_cache[cache_name] = instance
+    return instance
+
+
+_PLAIN_ATTRIBUTES = (DeferredAttribute, ForeignKeyDeferredAttribute)
+_plain_attributes: dict[type, bool] = {}
+
+
+def loaded_record(model, db: str, attnames, values):
+    """`model.from_db(db, attnames, values)` for a row a fixed statement has read.
+
+    The constructor sends its two signals and sets each value through the field's class
+    attribute; for a row read back as it is, with plain fields and keys, that is the same as
+    storing the values, and it cost most of the roll's locked read. A field not read stays
+    deferred, loaded on first access, as from_db leaves it. A listener on the constructor's
+    signals, or a field whose attribute does more on assignment (a file, say), takes from_db.
+    """
+    if model not in _plain_attributes:
+        _plain_attributes[model] = all(
+            type(inspect.getattr_static(model, field.attname, None)) in _PLAIN_ATTRIBUTES
+            for field in model._meta.concrete_fields
+        )
+    if (
+        not _plain_attributes[model]
+        or signals.pre_init.has_listeners(model)
+        or signals.post_init.has_listeners(model)
+    ):
+        return model.from_db(db, attnames, values)
+    instance = model.__new__(model)
+    instance.__dict__.update(zip(attnames, values, strict=True))
+    state = instance._state = ModelState()
+    state.adding = False
+    state.db = db
     return instance
 
 

@@ -65,10 +65,18 @@ class DatabaseWrapper(sqlite3_base.DatabaseWrapper):
                 raise self.Database.OperationalError("database is locked")
         self._holds_write_lock = True
         try:
-            return super()._start_transaction_under_autocommit()
+            self._begin()
         except BaseException:
             self._release_write_lock()
             raise
+
+    def _begin(self) -> None:
+        if self.queries_logged or self.execute_wrappers:
+            return super()._start_transaction_under_autocommit()  # seen where queries are
+        # Straight to the driver: every write transaction begins so, and a cursor of Django's
+        # own (made, registered, wrapped, its statement rewritten) cost more than the BEGIN.
+        with self.wrap_database_errors:
+            self.connection.execute(f"BEGIN {self.transaction_mode}").close()
 
     def _commit(self):
         try:

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 
 from .. import srs
 from ..fixed_sql import fetch_rows, resolved
+from ..inserts import loaded_record
 from ..models import (
     Character,
     CheckRequest,
@@ -484,7 +485,7 @@ def _locked_read(request_id, by, session_id) -> tuple[CheckRequest | None, bool]
         for index, (col, field_converters) in enumerate(converters):
             for converter in field_converters:
                 values[index] = converter(values[index], col, database)
-        instances.append(model.from_db(database.alias, attnames, values))
+        instances.append(loaded_record(model, database.alias, attnames, values))
     request, request.character, request.session = instances
     return request, bool(row[start])
 

@@ -181,3 +181,26 @@ def test_a_connection_inside_an_atomic_block_is_left_alone(make_wrapper):
     wrapper.in_atomic_block = False
     wrapper.commit()
     assert _count_notes(wrapper) == 2
+
+
+def test_a_write_transaction_begins_on_the_driver_and_holds_the_file(make_wrapper):
+    wrapper, other = make_wrapper(), make_wrapper(timeout=0.05)
+    _begin(wrapper)
+
+    assert wrapper.connection.in_transaction
+    # IMMEDIATE: the file's write lock is taken at BEGIN, not at the first write. Another
+    # process's connection (here one that bypasses the in-process queue) is refused at once.
+    other.ensure_connection()
+    with pytest.raises(other.Database.OperationalError, match="locked"):
+        other.connection.execute("BEGIN IMMEDIATE")
+    wrapper.rollback()
+
+
+def test_a_begin_is_seen_where_queries_are_watched(make_wrapper):
+    from django.test.utils import CaptureQueriesContext
+
+    wrapper = make_wrapper()
+    with CaptureQueriesContext(wrapper) as queries:
+        _begin(wrapper)
+        wrapper.rollback()
+    assert [query["sql"] for query in queries.captured_queries][:1] == ["BEGIN IMMEDIATE"]

@@ -11,7 +11,7 @@ from django.db.models.functions import Now
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from sessions_app.inserts import new_record, row_insert
+from sessions_app.inserts import loaded_record, new_record, row_insert
 from sessions_app.models import Roll, TimelineEvent
 from sessions_app.services import check_request
 from tests.factories import CharacterFactory
@@ -194,3 +194,53 @@ def test_a_constructor_listener_is_still_called(session, player, character):
     finally:
         signals.post_init.disconnect(listener, sender=Roll)
     assert heard == ["climb the wall"]
+
+
+def _read_back(model, pk, attnames):
+    columns = ", ".join(model._meta.get_field(name).column for name in attnames)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {columns} FROM {model._meta.db_table} WHERE id = %s", [pk])  # noqa: S608 - names from the model
+        return list(cursor.fetchone())
+
+
+def test_a_loaded_record_holds_what_from_db_gives(session, gm, character):
+    request = check_request(
+        session=session, by=gm, character=character, label="climb", value_name="Strength"
+    )
+    attnames = ["id", "session_id", "character_id", "label", "value", "status"]
+    values = _read_back(type(request), request.pk, attnames)
+
+    loaded = loaded_record(type(request), "default", attnames, values)
+    expected = type(request).from_db("default", attnames, values)
+
+    assert loaded.__dict__.keys() - {"_state"} == expected.__dict__.keys() - {"_state"}
+    assert {name: getattr(loaded, name) for name in attnames} == {
+        name: getattr(expected, name) for name in attnames
+    }
+    assert (loaded._state.adding, loaded._state.db) == (False, "default")
+    assert loaded.get_deferred_fields() == expected.get_deferred_fields()
+    # A column left out of the read is loaded when it is first read, as from_db leaves it.
+    with CaptureQueriesContext(connection) as queries:
+        assert loaded.value_name == "Strength"
+    assert len(queries.captured_queries) == 1
+
+
+def test_a_loaded_record_still_calls_a_constructor_listener(session, gm, character):
+    request = check_request(
+        session=session, by=gm, character=character, label="climb", value_name="Strength"
+    )
+    heard = []
+
+    def listener(sender, instance, **kwargs):
+        heard.append(instance.pk)
+
+    attnames = ["id", "label"]
+    signals.post_init.connect(listener, sender=type(request))
+    try:
+        loaded = loaded_record(
+            type(request), "default", attnames, _read_back(type(request), request.pk, attnames)
+        )
+    finally:
+        signals.post_init.disconnect(listener, sender=type(request))
+    assert heard == [request.pk]
+    assert loaded.label == "climb"
