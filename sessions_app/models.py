@@ -411,6 +411,9 @@ class TimelineEvent(AppendOnlyModel):
         verbose_name=_("session"),
         on_delete=models.CASCADE,
         related_name="events",
+        # The unique (session, seq) index serves every lookup by session; a second index
+        # of its own would only be one more to write on every event.
+        db_index=False,
     )
     seq = models.PositiveIntegerField(_("sequence number"))
     kind = models.CharField(_("kind"), max_length=40)

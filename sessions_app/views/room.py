@@ -28,7 +28,7 @@ from ..forms import (
     RollBoxForm,
 )
 from ..models import Character, CheckRequest, Roll
-from .common import apply_errors, member_session, signed_in_user
+from .common import apply_errors, asked_by_htmx, member_session, signed_in_user
 from .stage import gm_scenario_context, speakers, stage_context
 
 TEMPLATE = "sessions_app/session_room.html"
@@ -344,7 +344,7 @@ def _status(request, message: str, *, error: bool = False, status: int | None = 
     """Answer with the status line the room announces to screen readers."""
     if status is None:
         status = 400 if error else 200
-    if not request.htmx:
+    if not asked_by_htmx(request):
         return HttpResponse(message, status=status, content_type="text/plain; charset=utf-8")
     render = _check_status_line.__wrapped__ if settings.DEBUG else _check_status_line
     return HttpResponse(render(message, error))

@@ -244,3 +244,38 @@ def test_a_loaded_record_still_calls_a_constructor_listener(session, gm, charact
         signals.post_init.disconnect(listener, sender=type(request))
     assert heard == [request.pk]
     assert loaded.label == "climb"
+
+
+@pytest.mark.parametrize(
+    ("model", "name", "value"),
+    [
+        (TimelineEvent, "payload", {"text": "鍵", "n": [1, 2.5, None, True]}),
+        (Roll, "faces", [3, 4]),
+        (TimelineEvent, "created_at", timezone.now()),
+        (
+            TimelineEvent,
+            "created_at",
+            datetime.datetime(
+                2026, 5, 1, 12, 0, tzinfo=datetime.timezone(datetime.timedelta(hours=9))
+            ),
+        ),
+    ],
+)
+def test_a_shorter_preparation_gives_what_django_s_gives(model, name, value):
+    from sessions_app.inserts import _adapter
+
+    field = model._meta.get_field(name)
+    assert _adapter(field)(value, connection) == field.get_db_prep_save(value, connection)
+
+
+@pytest.mark.parametrize(
+    ("model", "name", "value"),
+    [
+        (TimelineEvent, "payload", "a JSON string"),
+        (TimelineEvent, "created_at", datetime.datetime(2026, 5, 1, 12, 0)),  # naive
+    ],
+)
+def test_other_values_are_left_to_django_s_preparation(model, name, value):
+    from sessions_app.inserts import _UNADAPTED, _adapter
+
+    assert _adapter(model._meta.get_field(name))(value, connection) is _UNADAPTED

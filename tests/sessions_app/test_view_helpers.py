@@ -40,3 +40,27 @@ def test_the_signed_in_user_is_the_user_itself_and_the_one_request_user_stands_f
 
 def test_nobody_signed_in_is_the_anonymous_user():
     assert signed_in_user(_request()).is_authenticated is False
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {},
+        {"HX-Request": "true"},
+        {"HX-Request": "false"},
+        {"HX-Request": "True"},
+        {"HX-Request": "true", "HX-Request-URI-AutoEncoded": "true"},
+        {"HX-Request": "tr%75e", "HX-Request-URI-AutoEncoded": "true"},
+    ],
+)
+def test_asked_by_htmx_answers_as_django_htmx_does(headers):
+    from django_htmx.middleware import HtmxDetails
+
+    from sessions_app.views.common import asked_by_htmx
+
+    request = RequestFactory().get("/", headers=headers)
+    assert asked_by_htmx(request) is bool(HtmxDetails(request))
+    # It did not build the request's header dictionary, the cost it exists to avoid.
+    fresh = RequestFactory().get("/", headers=headers)
+    asked_by_htmx(fresh)
+    assert "headers" not in fresh.__dict__
