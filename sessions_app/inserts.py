@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime
 import inspect
 from dataclasses import dataclass
+from functools import cache
 
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections, models
@@ -125,12 +126,7 @@ def new_record(model, fields: dict):
     if model not in _columns:
         _columns[model] = _plan_columns(model)
     columns = _columns[model]
-    if (
-        columns is None
-        or settings.DATABASE_ROUTERS
-        or signals.pre_init.has_listeners(model)
-        or signals.post_init.has_listeners(model)
-    ):
+    if columns is None or settings.DATABASE_ROUTERS or _constructor_heard(model):
         return model(**fields)
     instance = model.__new__(model)
     values = instance.__dict__
@@ -167,8 +163,20 @@ def new_record(model, fields: dict):
     return instance
 
 
-_PLAIN_ATTRIBUTES = (DeferredAttribute, ForeignKeyDeferredAttribute)
-_plain_attributes: dict[type, bool] = {}
+def _constructor_heard(model) -> bool:
+    """Whether something listens to the model's constructor, which a record built without
+    it would leave unheard."""
+    return signals.pre_init.has_listeners(model) or signals.post_init.has_listeners(model)
+
+
+@cache
+def _assigned_plainly(model) -> bool:
+    """Whether each field's class attribute, on assignment, only stores the value."""
+    return all(
+        type(inspect.getattr_static(model, field.attname, None))
+        in (DeferredAttribute, ForeignKeyDeferredAttribute)
+        for field in model._meta.concrete_fields
+    )
 
 
 def loaded_record(model, db: str, attnames, values):
@@ -180,16 +188,7 @@ def loaded_record(model, db: str, attnames, values):
     deferred, loaded on first access, as from_db leaves it. A listener on the constructor's
     signals, or a field whose attribute does more on assignment (a file, say), takes from_db.
     """
-    if model not in _plain_attributes:
-        _plain_attributes[model] = all(
-            type(inspect.getattr_static(model, field.attname, None)) in _PLAIN_ATTRIBUTES
-            for field in model._meta.concrete_fields
-        )
-    if (
-        not _plain_attributes[model]
-        or signals.pre_init.has_listeners(model)
-        or signals.post_init.has_listeners(model)
-    ):
+    if not _assigned_plainly(model) or _constructor_heard(model):
         return model.from_db(db, attnames, values)
     instance = model.__new__(model)
     instance.__dict__.update(zip(attnames, values, strict=True))

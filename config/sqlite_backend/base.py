@@ -72,7 +72,8 @@ class DatabaseWrapper(sqlite3_base.DatabaseWrapper):
 
     def _begin(self) -> None:
         if self.queries_logged or self.execute_wrappers:
-            return super()._start_transaction_under_autocommit()  # seen where queries are
+            super()._start_transaction_under_autocommit()  # seen where queries are watched
+            return
         # Straight to the driver: every write transaction begins so, and a cursor of Django's
         # own (made, registered, wrapped, its statement rewritten) cost more than the BEGIN.
         with self.wrap_database_errors:
