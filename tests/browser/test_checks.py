@@ -61,6 +61,9 @@ def test_check_requested_rolled_and_shown_alike(browser, table_setup):
 
     expect(aki.locator("#check-status")).to_contain_text("Rolled")
     expect(aki.locator("#check-items .roll-widget")).to_have_count(0)
+    # The list emptied live says so, as it does when the page is loaded with none open.
+    expect(aki.locator(".checks-card .empty-note")).to_be_visible()
+    expect(gm.locator(".checks-card .empty-note")).to_be_visible()
     gm_card = gm.locator("#timeline-items .roll-card")
     aki_card = aki.locator("#timeline-items .roll-card")
     expect(gm_card).to_have_count(1)
