@@ -15,8 +15,8 @@ from django.utils.translation import gettext as _
 
 from sessions_app.models import Character, GameSession, Membership
 from sessions_app.selectors import membership_get
-from sessions_app.services import broadcast, timeline_append
 from sessions_app.services.stage import stage_require
+from sessions_app.services.timeline import broadcast, timeline_append
 
 from .acticsx import bot as acticsx_bot
 from .acticsx import cards as acticsx_cards

@@ -14,7 +14,9 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
-from . import selectors, services
+from sessions_app.services.timeline import presence_enter, presence_leave, presence_seen
+
+from . import selectors
 from .time_zones import TIME_ZONE_COOKIE, zone_from_cookie
 
 CLOSE_NOT_A_MEMBER = 4403
@@ -86,14 +88,14 @@ class SessionConsumer(AsyncWebsocketConsumer):
             return
         self.is_gm = access
         await self.channel_layer.group_add(self.group_name, self.channel_name)
-        await database_sync_to_async(services.presence_enter)(
+        await database_sync_to_async(presence_enter)(
             session_id=self.session_id, user=self.user, channel_name=self.channel_name
         )
 
     async def disconnect(self, code):
         if getattr(self, "group_name", None):
             await self.channel_layer.group_discard(self.group_name, self.channel_name)
-            await database_sync_to_async(services.presence_leave)(channel_name=self.channel_name)
+            await database_sync_to_async(presence_leave)(channel_name=self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None):
         access = await self._access()
@@ -108,7 +110,7 @@ class SessionConsumer(AsyncWebsocketConsumer):
         if not isinstance(message, dict):
             return
         if message.get("type") == "ping":
-            await database_sync_to_async(services.presence_seen)(channel_name=self.channel_name)
+            await database_sync_to_async(presence_seen)(channel_name=self.channel_name)
             return
         if message.get("type") == "sync":
             try:

@@ -518,7 +518,7 @@ class AwardForm(forms.Form):
 
     def awards(self):
         """Return {user id: [AwardLine]} from the ticked and filled-in lines."""
-        from .services import AwardLine
+        from .services.experience import AwardLine
 
         awards = {}
         for person in self.people:

@@ -170,7 +170,7 @@ def cast_member(session, user, *, name: str, slot: int | None = None, **fields) 
 
 def main_play_start(session, gm) -> GameSession:
     """Move a session from pre-play into the opening through the service the GM uses."""
-    from sessions_app.services import phase_advance
+    from sessions_app.services.play import phase_advance
 
     phase_advance(session=session, by=gm, from_phase=Phase.PRE_PLAY)
     session.refresh_from_db()

@@ -10,7 +10,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from .. import selectors, services
+from sessions_app.services.characters import can_edit_character, character_create, character_update
+from sessions_app.services.tables import table_profile_save
+
+from .. import selectors
 from ..forms import CharacterForm, RulesProfileForm
 from ..models import Character, Membership, Table
 from .common import apply_errors
@@ -69,7 +72,7 @@ def character_new(request, table_id: int):
     )
     if request.method == "POST" and form.is_valid():
         try:
-            character = services.character_create(
+            character = character_create(
                 table=table,
                 by=request.user,
                 kind=kind,
@@ -101,7 +104,7 @@ def character_edit(request, character_id: int):
     membership = _membership(request, character.table)
     if not _may_view_sheet(request.user, membership, character):
         raise Http404
-    editable = services.can_edit_character(request.user, character)
+    editable = can_edit_character(request.user, character)
     if request.method == "POST" and not editable:
         raise PermissionDenied
     form = CharacterForm(
@@ -112,7 +115,7 @@ def character_edit(request, character_id: int):
     )
     if request.method == "POST" and form.is_valid():
         try:
-            services.character_update(
+            character_update(
                 character=character,
                 by=request.user,
                 name=form.cleaned_data["name"],
@@ -159,7 +162,7 @@ def profile_edit(request, table_id: int):
     )
     if request.method == "POST" and form.is_valid():
         try:
-            services.table_profile_save(table=table, by=request.user, form=form)
+            table_profile_save(table=table, by=request.user, form=form)
         except ValidationError as error:
             apply_errors(form, error)
         else:

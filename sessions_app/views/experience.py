@@ -11,7 +11,17 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from .. import selectors, services
+from sessions_app.services import experience as experience_services
+from sessions_app.services.experience import (
+    CLEANUP_ITEMS,
+    award_recipients,
+    experience_award_session,
+    growth_spend,
+    session_cleanup_save,
+    session_close,
+)
+
+from .. import selectors
 from ..forms import AwardForm, CleanupForm, CorrectionForm, GrowthForm
 from ..models import Character, ExperienceEntry, Membership, Phase, Table
 from .common import apply_errors, member_session
@@ -38,12 +48,12 @@ def _afterplay_context(request, session, membership, *, award_form=None, cleanup
     if viewer_is_gm and session.phase == Phase.AFTER_PLAY:
         if session.experience_confirmed_at is None:
             context["award_form"] = award_form or AwardForm(
-                people=services.award_recipients(session=session),
+                people=award_recipients(session=session),
                 lines=session.rules_profile.experience_lines or [],
             )
         else:
             context["cleanup_form"] = cleanup_form or CleanupForm(
-                items=services.CLEANUP_ITEMS, initial=session.cleanup or {}
+                items=CLEANUP_ITEMS, initial=session.cleanup or {}
             )
     return context
 
@@ -61,14 +71,12 @@ def afterplay(request, session_id: int):
             raise PermissionDenied
         form = AwardForm(
             request.POST,
-            people=services.award_recipients(session=session),
+            people=award_recipients(session=session),
             lines=session.rules_profile.experience_lines or [],
         )
         if form.is_valid():
             try:
-                services.experience_award_session(
-                    session=session, by=request.user, awards=form.awards()
-                )
+                experience_award_session(session=session, by=request.user, awards=form.awards())
             except ValidationError as error:
                 apply_errors(form, error)
             else:
@@ -89,14 +97,14 @@ def afterplay_cleanup(request, session_id: int):
     session, membership = member_session(request, session_id)
     if not _is_gm(membership):
         raise PermissionDenied
-    form = CleanupForm(request.POST, items=services.CLEANUP_ITEMS)
+    form = CleanupForm(request.POST, items=CLEANUP_ITEMS)
     form.is_valid()
     try:
         if request.POST.get("action") == "close":
-            services.session_close(session=session, by=request.user, done=form.done())
+            session_close(session=session, by=request.user, done=form.done())
             messages.success(request, _("The session is closed."))
         else:
-            services.session_cleanup_save(session=session, by=request.user, done=form.done())
+            session_cleanup_save(session=session, by=request.user, done=form.done())
             messages.success(request, _("The checklist was saved."))
     except ValidationError as error:
         _refused(request, error)
@@ -125,7 +133,7 @@ def session_sheet_sign(request, session_id: int):
     if not _is_gm(membership):
         raise PermissionDenied
     try:
-        services.session_sheet_sign(session=session, by=request.user)
+        experience_services.session_sheet_sign(session=session, by=request.user)
     except ValidationError as error:
         _refused(request, error)
     else:
@@ -162,7 +170,7 @@ def experience_ledger(request, table_id: int):
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            entry = services.growth_spend(
+            entry = growth_spend(
                 character=data["character"],
                 by=request.user,
                 item_label=data.get("item") or "",
@@ -249,7 +257,7 @@ def experience_correct(request, table_id: int, user_id: int):
     form = _correction_form(table, person, request.POST)
     if form.is_valid():
         try:
-            services.experience_correct(
+            experience_services.experience_correct(
                 table=table,
                 by=request.user,
                 person=person,

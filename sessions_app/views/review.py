@@ -11,7 +11,9 @@ from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from .. import log_export, services
+from sessions_app.services import logs as log_services
+
+from .. import log_export
 from ..forms import LogImportForm
 from ..services.logs import MAX_BYTES
 from .common import apply_errors, member_session
@@ -101,7 +103,7 @@ def log_import(request):
                 )
             else:
                 try:
-                    session = services.log_import(data=upload.read(), by=request.user)
+                    session = log_services.log_import(data=upload.read(), by=request.user)
                 except ValidationError as error:
                     apply_errors(form, ValidationError({"file": error.messages}))
                 else:

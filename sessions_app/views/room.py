@@ -18,8 +18,20 @@ from django.views.decorators.http import require_POST
 from minigames.board import session_boards
 from minigames.forms import MatchForm
 from minigames.views import match_characters
+from sessions_app.services import checks as check_services
+from sessions_app.services import timeline as timeline_services
+from sessions_app.services.characters import session_character_set
+from sessions_app.services.checks import (
+    ContestSide,
+    can_roll,
+    check_request,
+    clean_declared_modifiers,
+    command_roll,
+    contest_open,
+    gm_roll,
+)
 
-from .. import selectors, services, srs
+from .. import selectors, srs
 from ..forms import (
     ChatForm,
     CheckRequestForm,
@@ -193,7 +205,7 @@ def _chat(request, session, data):
         ).first()
     if say_as.get("to_id"):
         to = get_user_model().objects.filter(pk=say_as["to_id"]).first()
-    return services.chat_post(
+    return timeline_services.chat_post(
         session=session,
         by=request.user,
         text=data["text"],
@@ -221,7 +233,7 @@ def roll_box(request, session_id: int):
     form = RollBoxForm(request.POST)
     ok = _run(
         form,
-        lambda data: services.command_roll(session=session, by=request.user, text=data["text"]),
+        lambda data: command_roll(session=session, by=request.user, text=data["text"]),
     )
     return _respond(
         request, session, membership, "roll-box", roll_box_form=RollBoxForm() if ok else form
@@ -242,7 +254,7 @@ def check_request_create(request, session_id: int):
     ok = _run(
         form,
         # The form's fields are the service's arguments, name for name.
-        lambda data: services.check_request(session=session, by=request.user, **data),
+        lambda data: check_request(session=session, by=request.user, **data),
     )
     if ok:
         form = CheckRequestForm(session=session, characters=_gm_characters(session))
@@ -266,17 +278,17 @@ def contest_create(request, session_id: int):
     form = ContestForm(request.POST, session=session, characters=characters)
     ok = _run(
         form,
-        lambda data: services.contest_open(
+        lambda data: contest_open(
             session=session,
             by=request.user,
             label=data["label"],
-            action=services.ContestSide(
+            action=ContestSide(
                 character=data["action_character"],
                 value_name=data["action_value_name"],
                 value=data["action_value"],
                 gm_modifier=data["action_modifier"],
             ),
-            reaction=services.ContestSide(
+            reaction=ContestSide(
                 character=data["reaction_character"],
                 value_name=data["reaction_value_name"],
                 value=data["reaction_value"],
@@ -307,7 +319,7 @@ def npc_roll(request, session_id: int):
     form = NpcRollForm(request.POST, session=session, characters=npcs)
     ok = _run(
         form,
-        lambda data: services.gm_roll(session=session, by=request.user, **data),
+        lambda data: gm_roll(session=session, by=request.user, **data),
     )
     if ok:
         form = NpcRollForm(session=session, characters=npcs)
@@ -325,7 +337,7 @@ def check_roll(request, session_id: int, request_id: int):
     # hottest endpoint of a session does not look those up twice.
     message, status = "", 200
     try:
-        roll = services.check_roll(
+        roll = check_services.check_roll(
             request_id=request_id,
             session_id=session_id,
             by=signed_in_user(request),
@@ -386,10 +398,10 @@ def check_chances(request, session_id: int, request_id: int):
     """Exact odds for a pending check as its roller edits their own modifiers."""
     session, membership = member_session(request, session_id)
     check = get_object_or_404(CheckRequest, pk=request_id, session=session)
-    if not services.can_roll(request.user, check.character) and not _is_gm(membership):
+    if not can_roll(request.user, check.character) and not _is_gm(membership):
         raise Http404
     try:
-        declared = services.clean_declared_modifiers(_declared_rows(request.POST))
+        declared = clean_declared_modifiers(_declared_rows(request.POST))
     except ValidationError as error:
         return HttpResponse(" ".join(error.messages), status=200)
     modifier = check.gm_modifier + sum(row.amount for row in declared)
@@ -460,7 +472,7 @@ def check_cancel(request, session_id: int, request_id: int):
     session, membership = member_session(request, session_id)
     check = get_object_or_404(CheckRequest, pk=request_id, session=session)
     try:
-        services.check_cancel(request=check, by=request.user)
+        check_services.check_cancel(request=check, by=request.user)
     except ValidationError as error:
         return _status(request, " ".join(error.messages), error=True)
     return _status(request, _("Check cancelled."))
@@ -472,7 +484,7 @@ def roll_reveal(request, session_id: int, roll_id: int):
     session, membership = member_session(request, session_id)
     roll = get_object_or_404(Roll, pk=roll_id, session=session)
     try:
-        services.roll_reveal(roll=roll, by=request.user)
+        check_services.roll_reveal(roll=roll, by=request.user)
     except ValidationError as error:
         return _status(request, " ".join(error.messages), error=True)
     return _status(request, _("The roll is revealed to everyone."))
@@ -484,7 +496,7 @@ def roll_void(request, session_id: int, roll_id: int):
     session, membership = member_session(request, session_id)
     roll = get_object_or_404(Roll, pk=roll_id, session=session)
     try:
-        services.roll_void(roll=roll, by=request.user, reason=request.POST.get("reason", ""))
+        check_services.roll_void(roll=roll, by=request.user, reason=request.POST.get("reason", ""))
     except ValidationError as error:
         return _status(request, " ".join(error.messages), error=True)
     return _status(request, _("The roll is voided."))
@@ -498,7 +510,7 @@ def cast_update(request, session_id: int):
     character = get_object_or_404(Character, pk=request.POST.get("character"), table=session.table)
     message = ""
     try:
-        services.session_character_set(
+        session_character_set(
             session=session,
             character=character,
             by=request.user,

@@ -16,7 +16,17 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from .. import selectors, services
+from sessions_app.services import scenarios as scenario_services
+from sessions_app.services.scenarios import (
+    handout_update,
+    planned_scene_update,
+    prepared_check_update,
+    scenario_create,
+    scenario_npc_update,
+    scenario_update,
+)
+
+from .. import selectors
 from ..models import Handout, PlannedScene, PreparedCheck, Scenario, ScenarioNpc
 from ..scenario_forms import (
     HandoutForm,
@@ -143,7 +153,7 @@ def scenario_list(request):
     if request.method == "POST":
         if form.is_valid():
             try:
-                scenario = services.scenario_create(by=request.user, **form.cleaned_data)
+                scenario = scenario_create(by=request.user, **form.cleaned_data)
             except ValidationError as error:
                 apply_errors(form, error)
             else:
@@ -169,7 +179,7 @@ def scenario_edit(request, scenario: Scenario):
     form = ScenarioForm(request.POST or None, scenario=scenario)
     if request.method == "POST" and form.is_valid():
         try:
-            services.scenario_update(scenario=scenario, by=request.user, **form.cleaned_data)
+            scenario_update(scenario=scenario, by=request.user, **form.cleaned_data)
         except ValidationError as error:
             apply_errors(form, error)
         else:
@@ -188,7 +198,7 @@ def scenario_edit(request, scenario: Scenario):
 @owner_scenario("GET", "POST")
 def scenario_delete(request, scenario: Scenario):
     if request.method == "POST":
-        services.scenario_delete(scenario=scenario, by=request.user)
+        scenario_services.scenario_delete(scenario=scenario, by=request.user)
         messages.success(request, _("The scenario was deleted."))
         return redirect("scenario_list")
     return render(request, "sessions_app/scenario_confirm_delete.html", {"scenario": scenario})
@@ -206,7 +216,7 @@ def planned_scene_create(request, scenario: Scenario):
     form = PlannedSceneForm(request.POST, scenario=scenario)
     if form.is_valid():
         try:
-            scene = services.planned_scene_create(
+            scene = scenario_services.planned_scene_create(
                 scenario=scenario, by=request.user, **form.cleaned_data
             )
         except ValidationError as error:
@@ -225,7 +235,7 @@ def planned_scene_edit(request, scenario: Scenario, scene_id: int):
         request,
         scenario,
         form,
-        lambda form: services.planned_scene_update(
+        lambda form: planned_scene_update(
             planned_scene=scene, by=request.user, **form.cleaned_data
         ),
         saved=lambda: _("The scene was saved."),
@@ -237,7 +247,7 @@ def planned_scene_edit(request, scenario: Scenario, scene_id: int):
 @owner_scenario("POST")
 def planned_scene_delete(request, scenario: Scenario, scene_id: int):
     scene = _planned_scene(scenario, scene_id)
-    services.planned_scene_delete(planned_scene=scene, by=request.user)
+    scenario_services.planned_scene_delete(planned_scene=scene, by=request.user)
     message = _("The scene “%(title)s” was deleted.") % {"title": scene.title}
     return _answer(request, scenario, "plan", message)
 
@@ -247,7 +257,9 @@ def planned_scene_move(request, scenario: Scenario, scene_id: int):
     scene = _planned_scene(scenario, scene_id)
     direction = request.POST.get("direction", "")
     try:
-        services.planned_scene_move(planned_scene=scene, by=request.user, direction=direction)
+        scenario_services.planned_scene_move(
+            planned_scene=scene, by=request.user, direction=direction
+        )
     except ValidationError as error:
         if request.htmx:
             return _invalid(request, scenario, "plan")
@@ -279,7 +291,7 @@ def prepared_check_create(request, scenario: Scenario, scene_id: int):
     )
     if form.is_valid():
         try:
-            check = services.prepared_check_create(
+            check = scenario_services.prepared_check_create(
                 planned_scene=scene, by=request.user, **form.cleaned_data
             )
         except ValidationError as error:
@@ -300,7 +312,7 @@ def prepared_check_edit(request, scenario: Scenario, check_id: int):
         request,
         scenario,
         form,
-        lambda form: services.prepared_check_update(
+        lambda form: prepared_check_update(
             prepared_check=check, by=request.user, **form.cleaned_data
         ),
         saved=lambda: _("The check was saved."),
@@ -312,7 +324,7 @@ def prepared_check_edit(request, scenario: Scenario, check_id: int):
 @owner_scenario("POST")
 def prepared_check_delete(request, scenario: Scenario, check_id: int):
     check = _prepared_check(scenario, check_id)
-    services.prepared_check_delete(prepared_check=check, by=request.user)
+    scenario_services.prepared_check_delete(prepared_check=check, by=request.user)
     message = _("The check “%(label)s” was deleted.") % {"label": check.label}
     return _answer(request, scenario, "plan", message)
 
@@ -334,7 +346,7 @@ def scenario_npc_create(request, scenario: Scenario):
     form = ScenarioNpcForm(request.POST, value_names=_value_names(request))
     if form.is_valid():
         try:
-            npc = services.scenario_npc_create(
+            npc = scenario_services.scenario_npc_create(
                 scenario=scenario, by=request.user, **_npc_fields(form)
             )
         except ValidationError as error:
@@ -353,7 +365,7 @@ def scenario_npc_edit(request, scenario: Scenario, npc_id: int):
         request,
         scenario,
         form,
-        lambda form: services.scenario_npc_update(npc=npc, by=request.user, **_npc_fields(form)),
+        lambda form: scenario_npc_update(npc=npc, by=request.user, **_npc_fields(form)),
         saved=lambda: _("%(name)s was saved.") % {"name": npc.name},
         heading=lambda: _("Edit the NPC %(name)s") % {"name": npc.name},
         anchor=f"npc-{npc.pk}",
@@ -363,7 +375,7 @@ def scenario_npc_edit(request, scenario: Scenario, npc_id: int):
 @owner_scenario("POST")
 def scenario_npc_delete(request, scenario: Scenario, npc_id: int):
     npc = get_object_or_404(ScenarioNpc, pk=npc_id, scenario=scenario)
-    services.scenario_npc_delete(npc=npc, by=request.user)
+    scenario_services.scenario_npc_delete(npc=npc, by=request.user)
     message = _("%(name)s was deleted.") % {"name": npc.name}
     return _answer(request, scenario, "npcs", message)
 
@@ -376,7 +388,7 @@ def handout_create(request, scenario: Scenario):
     form = HandoutForm(request.POST, scenario=scenario)
     if form.is_valid():
         try:
-            handout = services.handout_create(
+            handout = scenario_services.handout_create(
                 scenario=scenario, by=request.user, **form.cleaned_data
             )
         except ValidationError as error:
@@ -395,7 +407,7 @@ def handout_edit(request, scenario: Scenario, handout_id: int):
         request,
         scenario,
         form,
-        lambda form: services.handout_update(handout=handout, by=request.user, **form.cleaned_data),
+        lambda form: handout_update(handout=handout, by=request.user, **form.cleaned_data),
         saved=lambda: _("The handout was saved."),
         heading=lambda: _("Edit the handout “%(title)s”") % {"title": handout.title},
         anchor=f"handout-{handout.pk}",
@@ -405,6 +417,6 @@ def handout_edit(request, scenario: Scenario, handout_id: int):
 @owner_scenario("POST")
 def handout_delete(request, scenario: Scenario, handout_id: int):
     handout = get_object_or_404(Handout, pk=handout_id, scenario=scenario)
-    services.handout_delete(handout=handout, by=request.user)
+    scenario_services.handout_delete(handout=handout, by=request.user)
     message = _("The handout “%(title)s” was deleted.") % {"title": handout.title}
     return _answer(request, scenario, "handouts", message)

@@ -15,7 +15,32 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_POST
 
-from .. import services
+from sessions_app.services.play import (
+    handout_reveal,
+    intro_present,
+    phase_advance,
+    phase_next,
+    player_order_move,
+    preparation_tick,
+    preplay_warnings,
+    session_scenario_set,
+    sheet_review,
+    slot_assign,
+)
+from sessions_app.services.scenes import (
+    companion_answer,
+    companion_propose,
+    entry_request,
+    exit_request,
+    prepared_check_fire,
+    scene_end,
+    scene_start,
+    stage_bring_in,
+    stage_request_decide,
+    stage_request_withdraw,
+    stage_take_out,
+)
+
 from ..models import Character, Handout, PlannedScene, PreparedCheck, Scenario
 from .common import member_session
 
@@ -64,7 +89,7 @@ def _scene_start(request, session):
     planned = (
         _scenario_item(PlannedScene, session, planned_pk, "scenario_id") if planned_pk else None
     )
-    services.scene_start(
+    scene_start(
         session=session,
         by=request.user,
         scene_player=_character(session, post, "scene_player", required=False),
@@ -84,13 +109,13 @@ def _scenario_set(request, session):
         scenario = Scenario.objects.filter(pk=pk, owner=request.user).first()
         if scenario is None:
             raise ValidationError(_("That scenario is not one of yours."))
-    services.session_scenario_set(session=session, by=request.user, scenario=scenario)
+    session_scenario_set(session=session, by=request.user, scenario=scenario)
     return _("Scenario chosen.")
 
 
 def _order_move(request, session):
     user_id = _int(request.POST, "user")
-    services.player_order_move(
+    player_order_move(
         session=session, by=request.user, user_id=user_id, offset=_int(request.POST, "offset")
     )
     return _("Player order changed.")
@@ -98,7 +123,7 @@ def _order_move(request, session):
 
 def _decide(request, session):
     allow = _yes(request.POST, "allow")
-    services.stage_request_decide(
+    stage_request_decide(
         session=session, by=request.user, request_id=_int(request.POST, "request"), allow=allow
     )
     return _("Allowed.") if allow else _("Refused.")
@@ -106,7 +131,7 @@ def _decide(request, session):
 
 def _answer(request, session):
     accept = _yes(request.POST, "accept")
-    services.companion_answer(
+    companion_answer(
         session=session, by=request.user, request_id=_int(request.POST, "request"), accept=accept
     )
     return _("You agreed to come along.") if accept else _("You declined.")
@@ -115,7 +140,7 @@ def _answer(request, session):
 def _prepared_check(request, session):
     prepared = _int(request.POST, "prepared")
     item = _scenario_item(PreparedCheck, session, prepared, "planned_scene__scenario_id")
-    services.prepared_check_fire(
+    prepared_check_fire(
         session=session, by=request.user, prepared=item, character=_character(session, request.POST)
     )
     return _("Check requested.")
@@ -123,13 +148,13 @@ def _prepared_check(request, session):
 
 def _handout(request, session):
     handout = _scenario_item(Handout, session, _int(request.POST, "handout"), "scenario_id")
-    services.handout_reveal(session=session, by=request.user, handout=handout)
+    handout_reveal(session=session, by=request.user, handout=handout)
     return _("Handout revealed.")
 
 
 def _sheet(request, session):
     ok = _yes(request.POST, "ok")
-    services.sheet_review(
+    sheet_review(
         session=session,
         by=request.user,
         character=_character(session, request.POST),
@@ -143,13 +168,13 @@ def _sheet(request, session):
 ACTIONS = {
     "phase_advance": (
         _lazy("The session moved on."),
-        lambda request, session: services.phase_advance(
+        lambda request, session: phase_advance(
             session=session, by=request.user, from_phase=request.POST.get("from_phase", "")
         ),
     ),
     "prep_tick": (
         _lazy("Checklist updated."),
-        lambda request, session: services.preparation_tick(
+        lambda request, session: preparation_tick(
             session=session,
             by=request.user,
             item=request.POST.get("item", ""),
@@ -160,7 +185,7 @@ ACTIONS = {
     "order_move": (None, _order_move),
     "intro": (
         _lazy("Introduction presented."),
-        lambda request, session: services.intro_present(
+        lambda request, session: intro_present(
             session=session,
             by=request.user,
             character=_character(session, request.POST),
@@ -170,7 +195,7 @@ ACTIONS = {
     "scenario_set": (None, _scenario_set),
     "slot_assign": (
         _lazy("PC slot set."),
-        lambda request, session: services.slot_assign(
+        lambda request, session: slot_assign(
             session=session,
             by=request.user,
             character=_character(session, request.POST),
@@ -180,44 +205,44 @@ ACTIONS = {
     "scene_start": (None, _scene_start),
     "scene_end": (
         _lazy("The scene has ended."),
-        lambda request, session: services.scene_end(
+        lambda request, session: scene_end(
             session=session, by=request.user, backstage_notes=request.POST.get("notes", "")
         ),
     ),
     "bring_in": (
         _lazy("Brought on stage."),
-        lambda request, session: services.stage_bring_in(
+        lambda request, session: stage_bring_in(
             session=session, by=request.user, character=_character(session, request.POST)
         ),
     ),
     "take_out": (
         _lazy("Taken off stage."),
-        lambda request, session: services.stage_take_out(
+        lambda request, session: stage_take_out(
             session=session, by=request.user, character=_character(session, request.POST)
         ),
     ),
     "companion_propose": (
         _lazy("Companion proposed."),
-        lambda request, session: services.companion_propose(
+        lambda request, session: companion_propose(
             session=session, by=request.user, character=_character(session, request.POST)
         ),
     ),
     "companion_answer": (None, _answer),
     "entry_request": (
         _lazy("Entry requested: the GM decides."),
-        lambda request, session: services.entry_request(
+        lambda request, session: entry_request(
             session=session, by=request.user, character=_character(session, request.POST)
         ),
     ),
     "exit_request": (
         _lazy("Exit requested: the GM decides."),
-        lambda request, session: services.exit_request(
+        lambda request, session: exit_request(
             session=session, by=request.user, character=_character(session, request.POST)
         ),
     ),
     "withdraw": (
         _lazy("Request withdrawn."),
-        lambda request, session: services.stage_request_withdraw(
+        lambda request, session: stage_request_withdraw(
             session=session, by=request.user, request_id=_int(request.POST, "request")
         ),
     ),
@@ -293,7 +318,7 @@ def stage_context(session, user, is_gm: bool) -> dict:
         "phases": [(value, Phase(value).label) for value in PHASE_ORDER if value != Phase.CLOSED],
         "phase": phase,
         "phase_label": Phase(phase).label,
-        "next_phase": services.phase_next(phase),
+        "next_phase": phase_next(phase),
         "in_preplay": phase == Phase.PRE_PLAY,
         "in_main_play": phase in MAIN_PLAY_PHASES,
         "participations": participations,
@@ -313,7 +338,7 @@ def stage_context(session, user, is_gm: bool) -> dict:
                     ("tools", _("Tools ready")),
                 ]
             ]
-            context["warnings"] = services.preplay_warnings(session=session)
+            context["warnings"] = preplay_warnings(session=session)
     scene = selectors.running_scene(session_id=session.pk) if context["in_main_play"] else None
     context["scene"] = scene
     context["scenes"] = selectors.session_scenes(session_id=session.pk)

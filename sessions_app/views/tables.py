@@ -13,7 +13,16 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from .. import selectors, services
+from sessions_app.services import tables as table_services
+from sessions_app.services.tables import (
+    InviteError,
+    invite_accept,
+    invite_resolve,
+    table_create,
+    user_signup_and_accept,
+)
+
+from .. import selectors
 from ..forms import SessionForm, SignupForm, TableForm
 from ..models import Table
 from .common import apply_errors, partial_template
@@ -27,7 +36,7 @@ def home(request):
         form = TableForm(request.POST)
         if form.is_valid():
             try:
-                table = services.table_create(gm=request.user, name=form.cleaned_data["name"])
+                table = table_create(gm=request.user, name=form.cleaned_data["name"])
             except ValidationError as error:
                 apply_errors(form, error)
             else:
@@ -89,7 +98,7 @@ def _table_context(request, table, viewer_is_gm, *, invite=None, session_form=No
 def invite_create(request, table_id: int):
     table, viewer_is_gm = _member_table(request, table_id)
     try:
-        invite = services.invite_create(table=table, by=request.user)
+        invite = table_services.invite_create(table=table, by=request.user)
     except PermissionDenied as error:
         return HttpResponse(str(error), status=403)
     context = _table_context(request, table, viewer_is_gm, invite=invite)
@@ -107,7 +116,9 @@ def session_create(request, table_id: int):
     form = SessionForm(request.POST, profiles=selectors.rules_profiles_for_table(table=table))
     if form.is_valid():
         try:
-            session = services.session_create(table=table, by=request.user, **form.cleaned_data)
+            session = table_services.session_create(
+                table=table, by=request.user, **form.cleaned_data
+            )
         except PermissionDenied as error:
             return HttpResponse(str(error), status=403)
         except ValidationError as error:
@@ -132,8 +143,8 @@ def invite_landing(request, token: str):
     """Join a table through its invite link: as the logged-in user, or by signing up or
     logging in on this same page (one step either way)."""
     try:
-        invite = services.invite_resolve(token=token)
-    except services.InviteError as error:
+        invite = invite_resolve(token=token)
+    except InviteError as error:
         return render(request, "sessions_app/invite.html", {"error": error.messages[0]}, status=404)
     signup_form = SignupForm(prefix="signup")
     login_form = AuthenticationForm(request, prefix="login")
@@ -145,7 +156,7 @@ def invite_landing(request, token: str):
         signup_form = SignupForm(request.POST, prefix="signup")
         if signup_form.is_valid():
             try:
-                user, _membership = services.user_signup_and_accept(
+                user, _membership = user_signup_and_accept(
                     token=token,
                     username=signup_form.cleaned_data["username"],
                     password=signup_form.cleaned_data["password1"],
@@ -162,8 +173,8 @@ def invite_landing(request, token: str):
     if user is not None:
         if action != "signup":
             try:
-                services.invite_accept(token=token, user=user)
-            except services.InviteError as error:
+                invite_accept(token=token, user=user)
+            except InviteError as error:
                 return render(
                     request, "sessions_app/invite.html", {"error": error.messages[0]}, status=404
                 )

@@ -266,9 +266,10 @@ def main() -> int:
     MembershipFactory(table=table, user=player)
     session = GameSessionFactory(table=table)
     for n in range(50):
-        from sessions_app import services
+        from sessions_app.services.checks import check_request
+        from sessions_app.services.timeline import chat_post
 
-        services.chat_post(session=session, by=gm if n % 2 else player, text=f"history line {n}")
+        chat_post(session=session, by=gm if n % 2 else player, text=f"history line {n}")
     cookie = _cookie(player)
     from tests.factories import CharacterFactory
 
@@ -277,7 +278,7 @@ def main() -> int:
 
     def make_requests(count: int, label: str = "Bench check") -> list[int]:
         return [
-            services.check_request(
+            check_request(
                 session=session,
                 by=gm,
                 character=pc,

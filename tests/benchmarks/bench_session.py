@@ -36,8 +36,10 @@ from django.db import connection, transaction  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
-from sessions_app import services  # noqa: E402
 from sessions_app.models import Handout, PlannedScene, PreparedCheck, Scenario  # noqa: E402
+from sessions_app.services.play import phase_advance  # noqa: E402
+from sessions_app.services.scenes import scene_start, stage_bring_in  # noqa: E402
+from sessions_app.services.timeline import chat_post  # noqa: E402
 from tests.factories import (  # noqa: E402
     CharacterFactory,
     GameSessionFactory,
@@ -69,13 +71,13 @@ def _session_with_events(count: int, index: int):
         character = CharacterFactory(table=table, owner=player, name=f"PC {slot}")
         session.characters.add(character, through_defaults={"slot": slot})
         characters.append(character)
-    services.phase_advance(session=session, by=gm, from_phase="preplay")
-    services.scene_start(session=session, by=gm, scene_player=characters[0], title="Opening")
-    services.stage_bring_in(session=session, by=gm, character=characters[1])
+    phase_advance(session=session, by=gm, from_phase="preplay")
+    scene_start(session=session, by=gm, scene_player=characters[0], title="Opening")
+    stage_bring_in(session=session, by=gm, character=characters[1])
     with transaction.atomic():
         while session.last_seq < count:
             speaker = players[session.last_seq % len(players)]
-            services.chat_post(session=session, by=speaker, text=f"Line {session.last_seq}")
+            chat_post(session=session, by=speaker, text=f"Line {session.last_seq}")
     return session, gm, players[0]
 
 

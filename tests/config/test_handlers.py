@@ -88,8 +88,8 @@ async def test_django_s_own_handler_crosses_far_more_often(hops):
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_a_signed_in_roll_goes_through_sessions_csrf_and_the_view(session, player, gm):
-    from sessions_app import services
     from sessions_app.models import Roll
+    from sessions_app.services import checks
     from tests.factories import CharacterFactory
 
     def prepare():
@@ -97,7 +97,7 @@ async def test_a_signed_in_roll_goes_through_sessions_csrf_and_the_view(session,
             table=session.table, owner=player, name="Aki", judgement_values={"Strength": 4}
         )
         session.characters.add(pc)
-        check = services.check_request(
+        check = checks.check_request(
             session=session, by=gm, character=pc, label="climb", value_name="Strength"
         )
         client = Client()
@@ -235,7 +235,7 @@ async def test_a_view_s_announcement_is_started_by_the_loop_with_its_response(
 
     from channels.layers import get_channel_layer
 
-    from sessions_app import services
+    from sessions_app.services import timeline
 
     def prepare():
         client = Client()
@@ -265,7 +265,7 @@ async def test_a_view_s_announcement_is_started_by_the_loop_with_its_response(
     last = await sync_to_async(lambda: session.events.order_by("seq").last())()
     assert message == {"type": "timeline.event", "event_id": last.pk, "seq": last.seq}
     assert last.payload["text"] == "hello table"
-    assert services.timeline.start_on_loop_after_view(print) is False  # outside a request
+    assert timeline.start_on_loop_after_view(print) is False  # outside a request
 
 
 def _writer_ident(handler) -> int:

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import datetime
 
-from sessions_app import services
 from sessions_app.models import GameSession, Phase, Scenario, TimelineEvent
+from sessions_app.services.checks import gm_roll, roll_reveal
+from sessions_app.services.play import phase_advance, session_scenario_set
+from sessions_app.services.scenes import scene_end, scene_start
+from sessions_app.services.timeline import chat_post
 from tests.factories import CharacterFactory
 
 # What a player must never read, and what everyone may.
@@ -38,15 +41,15 @@ def play_scripted_session(session: GameSession, gm, player) -> dict:
     )
     session.characters.add(pc)
     scenario = Scenario.objects.create(owner=gm, title=SECRETS["scenario"])
-    services.session_scenario_set(session=session, by=gm, scenario=scenario)
-    services.chat_post(session=session, by=gm, text=PUBLIC["chat"])
-    services.chat_post(session=session, by=gm, text=SECRETS["gm_chat"], gm_only=True)
-    services.phase_advance(session=session, by=gm, from_phase=Phase.PRE_PLAY)
-    services.scene_start(session=session, by=gm, scene_player=pc, title=PUBLIC["scene_title"])
-    services.chat_post(session=session, by=player, text=PUBLIC["ic"], mode="ic", character=pc)
-    services.chat_post(session=session, by=gm, text=SECRETS["whisper"], mode="whisper", to=player)
+    session_scenario_set(session=session, by=gm, scenario=scenario)
+    chat_post(session=session, by=gm, text=PUBLIC["chat"])
+    chat_post(session=session, by=gm, text=SECRETS["gm_chat"], gm_only=True)
+    phase_advance(session=session, by=gm, from_phase=Phase.PRE_PLAY)
+    scene_start(session=session, by=gm, scene_player=pc, title=PUBLIC["scene_title"])
+    chat_post(session=session, by=player, text=PUBLIC["ic"], mode="ic", character=pc)
+    chat_post(session=session, by=gm, text=SECRETS["whisper"], mode="whisper", to=player)
     # Two faces nobody would roll by chance together with the secret label: 1 and 3.
-    services.gm_roll(
+    gm_roll(
         session=session,
         by=gm,
         character=npc,
@@ -55,7 +58,7 @@ def play_scripted_session(session: GameSession, gm, player) -> dict:
         secret=True,
         dice=[1, 3],
     )
-    revealed = services.gm_roll(
+    revealed = gm_roll(
         session=session,
         by=gm,
         character=npc,
@@ -64,8 +67,8 @@ def play_scripted_session(session: GameSession, gm, player) -> dict:
         secret=True,
         dice=[5, 4],
     )
-    services.roll_reveal(roll=revealed, by=gm)
-    services.scene_end(session=session, by=gm, backstage_notes=SECRETS["backstage"])
+    roll_reveal(roll=revealed, by=gm)
+    scene_end(session=session, by=gm, backstage_notes=SECRETS["backstage"])
     return {"pc": pc, "npc": npc}
 
 

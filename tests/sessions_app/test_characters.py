@@ -5,12 +5,12 @@ from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
 
-from sessions_app import services
 from sessions_app.models import Character
+from sessions_app.services.characters import character_create, character_update
 
 
 def test_character_create_keeps_resources(table, player, player_membership):
-    character = services.character_create(
+    character = character_create(
         table=table, by=player, name="Aki", resources={"HP": {"current": 12, "max": 20}}
     )
 
@@ -29,17 +29,17 @@ def test_character_create_keeps_resources(table, player, player_membership):
 )
 def test_character_create_bad_resources_refused(table, player, player_membership, resources):
     with pytest.raises(ValidationError):
-        services.character_create(table=table, by=player, name="Aki", resources=resources)
+        character_create(table=table, by=player, name="Aki", resources=resources)
 
     assert not Character.objects.exists()
 
 
 def test_character_update_without_resources_keeps_them(table, player, player_membership):
-    character = services.character_create(
+    character = character_create(
         table=table, by=player, name="Aki", resources={"HP": {"current": 5, "max": 9}}
     )
 
-    services.character_update(character=character, by=player, name="Aki Tsukishiro")
+    character_update(character=character, by=player, name="Aki Tsukishiro")
 
     assert Character.objects.get(pk=character.pk).resources == {"HP": {"current": 5, "max": 9}}
 
@@ -48,7 +48,7 @@ def test_character_edit_page_saves_profile_resources(table, player, player_membe
     profile = table.rules_profile or services_profile(table)
     profile_names = list(profile.resource_names)
     assert profile_names[:2] == ["HP", "MP"]
-    character = services.character_create(table=table, by=player, name="Aki")
+    character = character_create(table=table, by=player, name="Aki")
     client = Client()
     client.force_login(player)
 

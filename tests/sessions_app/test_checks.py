@@ -8,10 +8,20 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from sessions_app import selectors, services, srs
+from sessions_app import selectors, srs
 from sessions_app.models import CheckRequest, Contest, Roll, TimelineEvent
-from sessions_app.services import ContestSide
 from sessions_app.services import checks as check_services
+from sessions_app.services.checks import (
+    ContestSide,
+    check_cancel,
+    check_request,
+    check_roll,
+    command_roll,
+    contest_open,
+    gm_roll,
+    roll_reveal,
+    roll_void,
+)
 from tests.factories import (
     CharacterFactory,
     GameSessionFactory,
@@ -55,7 +65,7 @@ def pc2(session, second_player):
 def _request(session, gm, pc, **overrides):
     arguments = {"label": "Climb the wall", "value_name": "Strength", "difficulty": 10}
     arguments.update(overrides)
-    return services.check_request(session=session, by=gm, character=pc, **arguments)
+    return check_request(session=session, by=gm, character=pc, **arguments)
 
 
 def _player_view_text(session, user) -> str:
@@ -113,7 +123,7 @@ def test_check_request_secret_difficulty_needs_difficulty(session, gm, pc):
 def test_check_roll_by_owner_follows_rules(session, gm, player, pc):
     request = _request(session, gm, pc, gm_modifier=1)
 
-    roll = services.check_roll(
+    roll = check_roll(
         request_id=request.pk, by=player, declared_modifiers=[("Climbing gear", 2)], dice=(3, 1)
     )
 
@@ -127,7 +137,7 @@ def test_check_roll_by_owner_follows_rules(session, gm, player, pc):
 
 def test_check_roll_event_shows_same_numbers_to_everyone(session, gm, player, pc, second_player):
     request = _request(session, gm, pc)
-    services.check_roll(request_id=request.pk, by=player, dice=(6, 5))
+    check_roll(request_id=request.pk, by=player, dice=(6, 5))
 
     payloads = [
         [
@@ -148,7 +158,7 @@ def test_check_roll_takes_one_statement_per_step(session, gm, player, pc):
     request = _request(session, gm, pc)
 
     with CaptureQueriesContext(connection) as queries:
-        services.check_roll(request_id=request.pk, session_id=session.pk, by=player, dice=(3, 3))
+        check_roll(request_id=request.pk, session_id=session.pk, by=player, dice=(3, 3))
 
     statements = [
         q["sql"] for q in queries.captured_queries if q["sql"].split()[0] in STATEMENT_VERBS
@@ -161,7 +171,7 @@ def test_check_roll_takes_one_statement_per_step(session, gm, player, pc):
 def test_check_roll_loads_fields_as_the_orm_would(session, gm, player, pc):
     request = _request(session, gm, pc, secret=True)
 
-    roll = services.check_roll(request_id=request.pk, by=player, dice=(3, 3))
+    roll = check_roll(request_id=request.pk, by=player, dice=(3, 3))
 
     assert roll.secret is True
     assert roll.character == pc and roll.character.name == "Aki"
@@ -174,7 +184,7 @@ def test_check_roll_loads_fields_as_the_orm_would(session, gm, player, pc):
 def test_check_roll_leaves_unread_columns_to_load_on_access(session, gm, player, pc):
     request = _request(session, gm, pc)
 
-    roll = services.check_roll(request_id=request.pk, by=player, dice=(3, 3))
+    roll = check_roll(request_id=request.pk, by=player, dice=(3, 3))
 
     # The sheet's values and the session's plans were not read for the roll, and are still
     # there for code that asks for them.
@@ -189,7 +199,7 @@ def test_check_roll_by_owner_who_left_the_table_refused(session, gm, player, pc)
     session.table.memberships.filter(user=player).delete()
 
     with pytest.raises(PermissionDenied, match="Only members"):
-        services.check_roll(request_id=request.pk, by=player, dice=(3, 3))
+        check_roll(request_id=request.pk, by=player, dice=(3, 3))
     assert not Roll.objects.exists()
 
 
@@ -198,14 +208,14 @@ def test_check_roll_of_another_session_does_not_exist(session, gm, player, pc):
     other = GameSessionFactory(table=session.table)
 
     with pytest.raises(ValidationError, match="does not exist"):
-        services.check_roll(request_id=request.pk, session_id=other.pk, by=player, dice=(3, 3))
+        check_roll(request_id=request.pk, session_id=other.pk, by=player, dice=(3, 3))
 
 
 def test_check_roll_by_other_player_refused(session, gm, pc, second_player):
     request = _request(session, gm, pc)
 
     with pytest.raises(PermissionDenied):
-        services.check_roll(request_id=request.pk, by=second_player, dice=(3, 3))
+        check_roll(request_id=request.pk, by=second_player, dice=(3, 3))
 
     assert not Roll.objects.exists()
 
@@ -214,14 +224,14 @@ def test_check_roll_by_gm_for_players_pc_refused(session, gm, pc):
     request = _request(session, gm, pc)
 
     with pytest.raises(PermissionDenied):
-        services.check_roll(request_id=request.pk, by=gm, dice=(3, 3))
+        check_roll(request_id=request.pk, by=gm, dice=(3, 3))
 
 
 def test_check_roll_double_submit_makes_one_roll(session, gm, player, pc):
     request = _request(session, gm, pc)
 
-    first = services.check_roll(request_id=request.pk, by=player, dice=(2, 2))
-    second = services.check_roll(request_id=request.pk, by=player, dice=(6, 6))
+    first = check_roll(request_id=request.pk, by=player, dice=(2, 2))
+    second = check_roll(request_id=request.pk, by=player, dice=(6, 6))
 
     assert first.pk == second.pk
     assert second.faces == [2, 2]
@@ -231,17 +241,17 @@ def test_check_roll_double_submit_makes_one_roll(session, gm, player, pc):
 
 def test_check_roll_cancelled_request_refused(session, gm, player, pc):
     request = _request(session, gm, pc)
-    services.check_cancel(request=request, by=gm)
+    check_cancel(request=request, by=gm)
 
     with pytest.raises(ValidationError, match="no longer waiting"):
-        services.check_roll(request_id=request.pk, by=player, dice=(3, 3))
+        check_roll(request_id=request.pk, by=player, dice=(3, 3))
 
 
 def test_check_roll_invalid_declared_modifier_refused(session, gm, player, pc):
     request = _request(session, gm, pc)
 
     with pytest.raises(ValidationError):
-        services.check_roll(request_id=request.pk, by=player, declared_modifiers=[("Sword", "x")])
+        check_roll(request_id=request.pk, by=player, declared_modifiers=[("Sword", "x")])
 
     assert not Roll.objects.exists()
 
@@ -250,12 +260,12 @@ def test_check_roll_uses_the_wired_dice(session, gm, player, pc, monkeypatch):
     monkeypatch.setattr(check_services, "roll_dice", lambda: (4, 2))
     request = _request(session, gm, pc)
 
-    assert services.check_roll(request_id=request.pk, by=player).faces == [4, 2]
+    assert check_roll(request_id=request.pk, by=player).faces == [4, 2]
 
 
 def test_secret_check_numbers_never_reach_players(session, gm, player, pc, second_player):
     request = _request(session, gm, pc, secret=True, label="Notice the assassin")
-    services.check_roll(request_id=request.pk, by=player, dice=(5, 4))
+    check_roll(request_id=request.pk, by=player, dice=(5, 4))
 
     gm_kinds = [
         e.kind for e in selectors.visible_events(session_id=session.pk, user=gm, is_gm=True)
@@ -271,7 +281,7 @@ def test_secret_check_numbers_never_reach_players(session, gm, player, pc, secon
 
 def test_secret_difficulty_players_see_achievement_only(session, gm, player, pc):
     request = _request(session, gm, pc, difficulty=13, difficulty_secret=True)
-    services.check_roll(request_id=request.pk, by=player, dice=(3, 4))
+    check_roll(request_id=request.pk, by=player, dice=(3, 4))
 
     text = _player_view_text(session, player)
     rolled = [
@@ -290,7 +300,7 @@ def test_secret_difficulty_players_see_achievement_only(session, gm, player, pc)
 
 
 def test_roll_is_append_only(session, gm, player, pc):
-    roll = services.check_roll(request_id=_request(session, gm, pc).pk, by=player, dice=(1, 2))
+    roll = check_roll(request_id=_request(session, gm, pc).pk, by=player, dice=(1, 2))
 
     with pytest.raises(ValueError, match="append-only"):
         roll.save()
@@ -303,7 +313,7 @@ def test_roll_is_append_only(session, gm, player, pc):
 
 
 def test_gm_roll_for_npc_public(session, gm, npc):
-    roll = services.gm_roll(
+    roll = gm_roll(
         session=session, by=gm, character=npc, label="Spot", value_name="Senses", dice=(3, 3)
     )
 
@@ -312,20 +322,18 @@ def test_gm_roll_for_npc_public(session, gm, npc):
 
 
 def test_gm_roll_secret_hidden_from_players(session, gm, player, npc):
-    services.gm_roll(
-        session=session, by=gm, character=npc, label="Lie", value=6, secret=True, dice=(6, 4)
-    )
+    gm_roll(session=session, by=gm, character=npc, label="Lie", value=6, secret=True, dice=(6, 4))
 
     assert '"faces"' not in _player_view_text(session, player)
 
 
 def test_gm_roll_for_pc_refused(session, gm, pc):
     with pytest.raises(ValidationError):
-        services.gm_roll(session=session, by=gm, character=pc, label="x", value=3)
+        gm_roll(session=session, by=gm, character=pc, label="x", value=3)
 
 
 def test_command_roll_check_marked_not_requested(session, player):
-    roll = services.command_roll(session=session, by=player, text="2D6+2>=9 jump", faces=(4, 3))
+    roll = command_roll(session=session, by=player, text="2D6+2>=9 jump", faces=(4, 3))
 
     event = TimelineEvent.objects.get(kind="command_rolled")
     assert roll.source == Roll.Source.COMMAND
@@ -337,20 +345,20 @@ def test_command_roll_check_marked_not_requested(session, player):
 
 
 def test_command_roll_sum(session, player):
-    roll = services.command_roll(session=session, by=player, text="3D6+1", faces=(1, 2, 3))
+    roll = command_roll(session=session, by=player, text="3D6+1", faces=(1, 2, 3))
 
     assert roll.result["total"] == 7
 
 
 def test_command_roll_malformed_refused_and_nothing_stored(session, player):
     with pytest.raises(ValidationError):
-        services.command_roll(session=session, by=player, text="2D6>=")
+        command_roll(session=session, by=player, text="2D6>=")
 
     assert not Roll.objects.exists()
 
 
 def test_command_roll_secret_seen_by_roller_and_gm_only(session, gm, player, second_player):
-    services.command_roll(session=session, by=player, text="S2D6>=9", faces=(6, 1))
+    command_roll(session=session, by=player, text="S2D6>=9", faces=(6, 1))
 
     roller_view = _player_view_text(session, player)
     other_view = _player_view_text(session, second_player)
@@ -364,50 +372,48 @@ def test_command_roll_secret_seen_by_roller_and_gm_only(session, gm, player, sec
 
 def test_command_roll_by_outsider_refused(session, outsider):
     with pytest.raises(PermissionDenied):
-        services.command_roll(session=session, by=outsider, text="2D6")
+        command_roll(session=session, by=outsider, text="2D6")
 
 
 def test_roll_reveal_makes_numbers_public(session, gm, player, npc):
-    roll = services.gm_roll(
+    roll = gm_roll(
         session=session, by=gm, character=npc, label="Lie", value=6, secret=True, dice=(6, 4)
     )
 
-    services.roll_reveal(roll=roll, by=gm)
+    roll_reveal(roll=roll, by=gm)
 
     assert '"faces": [6, 4]' in _player_view_text(session, player)
 
 
 def test_roll_reveal_twice_refused(session, gm, npc):
-    roll = services.gm_roll(
+    roll = gm_roll(
         session=session, by=gm, character=npc, label="Lie", value=6, secret=True, dice=(6, 4)
     )
-    services.roll_reveal(roll=roll, by=gm)
+    roll_reveal(roll=roll, by=gm)
 
     with pytest.raises(ValidationError):
-        services.roll_reveal(roll=roll, by=gm)
+        roll_reveal(roll=roll, by=gm)
 
 
 def test_roll_reveal_by_player_of_requested_roll_refused(session, gm, player, pc):
-    roll = services.check_roll(
-        request_id=_request(session, gm, pc, secret=True).pk, by=player, dice=(1, 6)
-    )
+    roll = check_roll(request_id=_request(session, gm, pc, secret=True).pk, by=player, dice=(1, 6))
 
     with pytest.raises(PermissionDenied):
-        services.roll_reveal(roll=roll, by=player)
+        roll_reveal(roll=roll, by=player)
 
 
 def test_roll_reveal_own_secret_command(session, player, second_player):
-    roll = services.command_roll(session=session, by=player, text="S1D6", faces=(5,))
+    roll = command_roll(session=session, by=player, text="S1D6", faces=(5,))
 
-    services.roll_reveal(roll=roll, by=player)
+    roll_reveal(roll=roll, by=player)
 
     assert '"faces": [5]' in _player_view_text(session, second_player)
 
 
 def test_roll_void_appends_event_and_keeps_roll(session, gm, player, pc):
-    roll = services.check_roll(request_id=_request(session, gm, pc).pk, by=player, dice=(1, 6))
+    roll = check_roll(request_id=_request(session, gm, pc).pk, by=player, dice=(1, 6))
 
-    services.roll_void(roll=roll, by=gm, reason="Wrong judgement value")
+    roll_void(roll=roll, by=gm, reason="Wrong judgement value")
 
     assert Roll.objects.filter(pk=roll.pk).exists()
     kinds = [e.kind for e in TimelineEvent.objects.filter(session=session)]
@@ -415,12 +421,12 @@ def test_roll_void_appends_event_and_keeps_roll(session, gm, player, pc):
 
 
 def test_roll_void_needs_reason_and_gm(session, gm, player, pc):
-    roll = services.check_roll(request_id=_request(session, gm, pc).pk, by=player, dice=(1, 6))
+    roll = check_roll(request_id=_request(session, gm, pc).pk, by=player, dice=(1, 6))
 
     with pytest.raises(ValidationError):
-        services.roll_void(roll=roll, by=gm, reason=" ")
+        roll_void(roll=roll, by=gm, reason=" ")
     with pytest.raises(PermissionDenied):
-        services.roll_void(roll=roll, by=player, reason="I don't like it")
+        roll_void(roll=roll, by=player, reason="I don't like it")
 
 
 def _contest(session, gm, pc, pc2, **overrides):
@@ -430,7 +436,7 @@ def _contest(session, gm, pc, pc2, **overrides):
         "reaction": ContestSide(character=pc2, value_name="Reflexes"),
     }
     arguments.update(overrides)
-    return services.contest_open(session=session, by=gm, **arguments)
+    return contest_open(session=session, by=gm, **arguments)
 
 
 def _side(contest, side):
@@ -451,15 +457,15 @@ def test_contest_reaction_cannot_roll_before_action(session, gm, pc, pc2, second
     contest = _contest(session, gm, pc, pc2)
 
     with pytest.raises(ValidationError):
-        services.check_roll(request_id=_side(contest, "reaction").pk, by=second_player, dice=(3, 3))
+        check_roll(request_id=_side(contest, "reaction").pk, by=second_player, dice=(3, 3))
 
 
 def test_contest_full_flow_higher_achievement_wins(session, gm, player, second_player, pc, pc2):
     contest = _contest(session, gm, pc, pc2)
 
-    services.check_roll(request_id=_side(contest, "action").pk, by=player, dice=(4, 4))
+    check_roll(request_id=_side(contest, "action").pk, by=player, dice=(4, 4))
     assert _side(contest, "reaction").status == "pending"
-    services.check_roll(request_id=_side(contest, "reaction").pk, by=second_player, dice=(3, 3))
+    check_roll(request_id=_side(contest, "reaction").pk, by=second_player, dice=(3, 3))
 
     contest.refresh_from_db()
     assert (contest.status, contest.winner, contest.reason) == (
@@ -473,8 +479,8 @@ def test_contest_full_flow_higher_achievement_wins(session, gm, player, second_p
 def test_contest_tie_goes_to_reaction(session, gm, player, second_player, pc, pc2):
     contest = _contest(session, gm, pc, pc2)
 
-    services.check_roll(request_id=_side(contest, "action").pk, by=player, dice=(3, 3))
-    services.check_roll(request_id=_side(contest, "reaction").pk, by=second_player, dice=(3, 4))
+    check_roll(request_id=_side(contest, "action").pk, by=player, dice=(3, 3))
+    check_roll(request_id=_side(contest, "reaction").pk, by=second_player, dice=(3, 4))
 
     contest.refresh_from_db()
     assert (contest.winner, contest.reason) == ("reaction", srs.REASON_TIE_REACTION_PRIORITY)
@@ -483,7 +489,7 @@ def test_contest_tie_goes_to_reaction(session, gm, player, second_player, pc, pc
 def test_contest_action_fumble_ends_without_reaction_roll(session, gm, player, pc, pc2):
     contest = _contest(session, gm, pc, pc2)
 
-    services.check_roll(request_id=_side(contest, "action").pk, by=player, dice=(1, 1))
+    check_roll(request_id=_side(contest, "action").pk, by=player, dice=(1, 1))
 
     contest.refresh_from_db()
     assert (contest.winner, contest.reason) == ("reaction", srs.REASON_ACTION_FUMBLE)
@@ -500,7 +506,7 @@ def test_contest_reaction_cannot_roll_uses_value_and_modifier(session, gm, playe
         reaction_can_roll=False,
     )
 
-    services.check_roll(request_id=_side(contest, "action").pk, by=player, dice=(3, 3))
+    check_roll(request_id=_side(contest, "action").pk, by=player, dice=(3, 3))
 
     contest.refresh_from_db()
     decided = TimelineEvent.objects.get(kind="contest_decided").payload
@@ -510,7 +516,7 @@ def test_contest_reaction_cannot_roll_uses_value_and_modifier(session, gm, playe
 
 def test_contest_same_character_twice_refused(session, gm, pc):
     with pytest.raises(ValidationError):
-        services.contest_open(
+        contest_open(
             session=session,
             by=gm,
             label="x",

@@ -11,9 +11,10 @@ from django.db import transaction
 from django.test import Client
 
 from config.asgi import application
-from sessions_app import services
 from sessions_app.consumers import CLOSE_NOT_A_MEMBER
 from sessions_app.models import Membership, TimelineEvent
+from sessions_app.services.checks import check_request, check_roll, gm_roll
+from sessions_app.services.timeline import chat_post, timeline_append
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -55,8 +56,8 @@ async def _joined(user, session, *, last_seq=0):
     return communicator, initial
 
 
-append = sync_to_async(services.timeline_append)
-chat = sync_to_async(services.chat_post)
+append = sync_to_async(timeline_append)
+chat = sync_to_async(chat_post)
 
 
 async def test_consumer_outsider_closed_with_4403(session, outsider):
@@ -178,7 +179,7 @@ async def test_consumer_rolled_back_action_emits_no_frame(session, gm, player):
     @sync_to_async
     def append_then_fail():
         with transaction.atomic():
-            services.chat_post(session=session, by=gm, text="never happened")
+            chat_post(session=session, by=gm, text="never happened")
             raise RuntimeError("abort")
 
     with pytest.raises(RuntimeError):
@@ -257,7 +258,7 @@ async def test_consumer_check_request_brings_widget_to_owner_only(session, gm, p
     owner_socket, _ = await _joined(player, session)
     other_socket, _ = await _joined(other, session)
 
-    await sync_to_async(services.check_request)(
+    await sync_to_async(check_request)(
         session=session, by=gm, character=pc, label="Climb", value_name="Strength"
     )
     owner_frames = "".join(await _frames(owner_socket))
@@ -276,7 +277,7 @@ async def test_consumer_open_checks_on_connect_come_in_frames_of_a_bounded_size(
     monkeypatch.setattr("sessions_app.consumers.CHECKS_PER_FRAME", 2)
     pc, _npc = await _characters(session, gm, player)
     requests = [
-        await sync_to_async(services.check_request)(
+        await sync_to_async(check_request)(
             session=session, by=gm, character=pc, label=f"Climb {n}", value_name="Strength"
         )
         for n in range(5)
@@ -295,13 +296,13 @@ async def test_consumer_open_checks_on_connect_come_in_frames_of_a_bounded_size(
 
 async def test_consumer_rolled_check_removes_widget(session, gm, player):
     pc, _npc = await _characters(session, gm, player)
-    request = await sync_to_async(services.check_request)(
+    request = await sync_to_async(check_request)(
         session=session, by=gm, character=pc, label="Climb", value_name="Strength"
     )
     owner_socket, initial = await _joined(player, session)
     assert any(f'id="check-item-{request.pk}"' in frame for frame in initial)
 
-    await sync_to_async(services.check_roll)(request_id=request.pk, by=player, dice=(3, 4))
+    await sync_to_async(check_roll)(request_id=request.pk, by=player, dice=(3, 4))
     frames = "".join(await _frames(owner_socket))
 
     assert f'<li id="check-item-{request.pk}" hx-swap-oob="delete"></li>' in frames
@@ -314,7 +315,7 @@ async def test_consumer_secret_roll_numbers_never_in_player_frames(session, gm, 
     gm_socket, _ = await _joined(gm, session)
     player_socket, _ = await _joined(player, session)
 
-    await sync_to_async(services.gm_roll)(
+    await sync_to_async(gm_roll)(
         session=session,
         by=gm,
         character=npc,
@@ -339,7 +340,7 @@ async def test_consumer_secret_difficulty_hidden_from_player_frames(session, gm,
     pc, _npc = await _characters(session, gm, player)
     player_socket, _ = await _joined(player, session)
 
-    request = await sync_to_async(services.check_request)(
+    request = await sync_to_async(check_request)(
         session=session,
         by=gm,
         character=pc,
@@ -348,7 +349,7 @@ async def test_consumer_secret_difficulty_hidden_from_player_frames(session, gm,
         difficulty=17,
         difficulty_secret=True,
     )
-    await sync_to_async(services.check_roll)(request_id=request.pk, by=player, dice=(2, 3))
+    await sync_to_async(check_roll)(request_id=request.pk, by=player, dice=(2, 3))
     frames = "".join(await _frames(player_socket))
 
     assert "difficulty 17" not in frames and ">17<" not in frames

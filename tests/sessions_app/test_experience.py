@@ -4,7 +4,7 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, connection, transaction
 
-from sessions_app import selectors, services
+from sessions_app import selectors
 from sessions_app.models import (
     ExperienceEntry,
     GameSession,
@@ -12,7 +12,16 @@ from sessions_app.models import (
     SessionSignoff,
     TimelineEvent,
 )
-from sessions_app.services import AwardLine
+from sessions_app.services.experience import (
+    AwardLine,
+    award_recipients,
+    experience_award_session,
+    experience_correct,
+    growth_spend,
+    session_close,
+    session_sheet_sign,
+)
+from sessions_app.services.timeline import chat_post
 from tests.factories import (
     CharacterFactory,
     GameSessionFactory,
@@ -53,7 +62,7 @@ def pc(table, player, player_membership):
 
 
 def award(session, by, lines):
-    return services.experience_award_session(
+    return experience_award_session(
         session=session,
         by=by,
         awards={
@@ -65,7 +74,7 @@ def award(session, by, lines):
 
 def give(table, gm, person, amount):
     """Put points on a ledger without a session (a correction by the GM)."""
-    return services.experience_correct(
+    return experience_correct(
         table=table, by=gm, person=person, amount=amount, reason="Starting points"
     )
 
@@ -124,7 +133,7 @@ def test_experience_award_session_line_without_reason_refused(afterplay, gm, pla
 def test_growth_spend_catalogue_item_raises_judgement_value(table, gm, player, profile, pc):
     give(table, gm, player, 12)
 
-    entry = services.growth_spend(character=pc, by=player, item_label="+1 Strength")
+    entry = growth_spend(character=pc, by=player, item_label="+1 Strength")
 
     pc.refresh_from_db()
     assert pc.judgement_values["Strength"] == 4
@@ -141,7 +150,7 @@ def test_growth_spend_catalogue_item_raises_judgement_value(table, gm, player, p
 
 def test_growth_spend_shows_in_character_history(table, gm, player, profile, pc):
     give(table, gm, player, 10)
-    services.growth_spend(character=pc, by=player, item_label="+1 Strength")
+    growth_spend(character=pc, by=player, item_label="+1 Strength")
 
     assert [entry.reason for entry in selectors.character_growth(character=pc)] == ["+1 Strength"]
 
@@ -153,7 +162,7 @@ def test_growth_spend_on_another_players_pc_refused(table, gm, player, profile):
     give(table, gm, player, 10)
 
     with pytest.raises(PermissionDenied):
-        services.growth_spend(character=ren_pc, by=player, item_label="New skill")
+        growth_spend(character=ren_pc, by=player, item_label="New skill")
     assert selectors.balance_of(table=table, user=player) == 10
 
 
@@ -161,7 +170,7 @@ def test_growth_spend_more_than_balance_refused(table, gm, player, profile, pc):
     give(table, gm, player, 9)
 
     with pytest.raises(ValidationError):
-        services.growth_spend(character=pc, by=player, item_label="+1 Strength")
+        growth_spend(character=pc, by=player, item_label="+1 Strength")
     pc.refresh_from_db()
     assert pc.judgement_values["Strength"] == 3
     assert selectors.balance_of(table=table, user=player) == 9
@@ -173,23 +182,23 @@ def test_growth_spend_growth_off_refused_with_reason(table, gm, player, profile,
     give(table, gm, player, 10)
 
     with pytest.raises(ValidationError, match="not recommended"):
-        services.growth_spend(character=pc, by=player, item_label="New skill")
+        growth_spend(character=pc, by=player, item_label="New skill")
 
 
 def test_growth_spend_limit_respected(table, gm, player, profile, pc):
     give(table, gm, player, 30)
-    services.growth_spend(character=pc, by=player, item_label="+1 Strength")
-    services.growth_spend(character=pc, by=player, item_label="+1 Strength")
+    growth_spend(character=pc, by=player, item_label="+1 Strength")
+    growth_spend(character=pc, by=player, item_label="+1 Strength")
 
     with pytest.raises(ValidationError):
-        services.growth_spend(character=pc, by=player, item_label="+1 Strength")
+        growth_spend(character=pc, by=player, item_label="+1 Strength")
     assert selectors.balance_of(table=table, user=player) == 10
 
 
 def test_growth_spend_free_form(table, gm, player, profile, pc):
     give(table, gm, player, 5)
 
-    entry = services.growth_spend(character=pc, by=player, description="A new contact", cost=3)
+    entry = growth_spend(character=pc, by=player, description="A new contact", cost=3)
 
     assert (entry.reason, entry.amount, entry.balance_after) == ("A new contact", -3, 2)
 
@@ -200,7 +209,7 @@ def test_growth_spend_free_form_not_allowed_refused(table, gm, player, profile, 
     give(table, gm, player, 5)
 
     with pytest.raises(ValidationError):
-        services.growth_spend(character=pc, by=player, description="A new contact", cost=3)
+        growth_spend(character=pc, by=player, description="A new contact", cost=3)
 
 
 def test_growth_spend_on_session_sheet_before_afterplay_refused(
@@ -209,13 +218,13 @@ def test_growth_spend_on_session_sheet_before_afterplay_refused(
     give(table, gm, player, 5)
 
     with pytest.raises(ValidationError):
-        services.growth_spend(character=pc, by=player, item_label="New skill", session=session)
+        growth_spend(character=pc, by=player, item_label="New skill", session=session)
 
 
 def test_experience_correct_negative_fixes_an_award(afterplay, gm, player):
     [entry] = award(afterplay, gm, {player: [(3, "Goal")]})
 
-    correction = services.experience_correct(
+    correction = experience_correct(
         table=afterplay.table, by=gm, person=player, amount=-2, reason="Goal was 1", corrects=entry
     )
 
@@ -229,18 +238,18 @@ def test_experience_correct_below_zero_refused(table, gm, player, player_members
     give(table, gm, player, 2)
 
     with pytest.raises(ValidationError):
-        services.experience_correct(table=table, by=gm, person=player, amount=-3, reason="Oops")
+        experience_correct(table=table, by=gm, person=player, amount=-3, reason="Oops")
     assert selectors.balance_of(table=table, user=player) == 2
 
 
 def test_experience_correct_by_player_refused(table, player):
     with pytest.raises(PermissionDenied):
-        services.experience_correct(table=table, by=player, person=player, amount=5, reason="Me")
+        experience_correct(table=table, by=player, person=player, amount=5, reason="Me")
 
 
 def test_experience_correct_without_reason_refused(table, gm, player, player_membership):
     with pytest.raises(ValidationError):
-        services.experience_correct(table=table, by=gm, person=player, amount=5, reason="")
+        experience_correct(table=table, by=gm, person=player, amount=5, reason="")
 
 
 def test_experience_entry_cannot_be_edited_or_deleted(table, gm, player, player_membership):
@@ -270,13 +279,13 @@ def test_experience_entry_negative_balance_refused_by_database(table, gm, player
 
 def test_session_close_before_awards_refused(afterplay, gm):
     with pytest.raises(ValidationError):
-        services.session_close(session=afterplay, by=gm)
+        session_close(session=afterplay, by=gm)
 
 
 def test_session_close_stores_cleanup_and_closes(afterplay, gm, player):
     award(afterplay, gm, {player: [(1, "Attended")]})
 
-    services.session_close(session=afterplay, by=gm, done={"venue": True})
+    session_close(session=afterplay, by=gm, done={"venue": True})
 
     afterplay.refresh_from_db()
     assert afterplay.phase == Phase.CLOSED
@@ -289,24 +298,22 @@ def test_session_close_by_player_refused(afterplay, gm, player):
     award(afterplay, gm, {player: [(1, "Attended")]})
 
     with pytest.raises(PermissionDenied):
-        services.session_close(session=afterplay, by=player)
+        session_close(session=afterplay, by=player)
 
 
 def test_closed_session_refuses_timeline_changes(afterplay, gm, player):
     award(afterplay, gm, {player: [(1, "Attended")]})
-    services.session_close(session=afterplay, by=gm)
+    session_close(session=afterplay, by=gm)
 
     with pytest.raises(ValidationError, match="read-only"):
-        services.chat_post(session=afterplay, by=player, text="Still here?")
+        chat_post(session=afterplay, by=player, text="Still here?")
 
 
 def test_closed_session_still_takes_growth_spending(afterplay, table, gm, player, profile, pc):
     award(afterplay, gm, {player: [(5, "Goal")]})
-    services.session_close(session=afterplay, by=gm)
+    session_close(session=afterplay, by=gm)
 
-    entry = services.growth_spend(
-        character=pc, by=player, item_label="New skill", session=afterplay
-    )
+    entry = growth_spend(character=pc, by=player, item_label="New skill", session=afterplay)
 
     assert entry.session == afterplay
 
@@ -314,11 +321,11 @@ def test_closed_session_still_takes_growth_spending(afterplay, table, gm, player
 def test_session_sheet_sign_stamps_once(afterplay, gm, player):
     award(afterplay, gm, {player: [(1, "Attended")]})
 
-    signoff = services.session_sheet_sign(session=afterplay, by=gm)
+    signoff = session_sheet_sign(session=afterplay, by=gm)
 
     assert signoff.signer_name == "gm"
     with pytest.raises(ValidationError):
-        services.session_sheet_sign(session=afterplay, by=gm)
+        session_sheet_sign(session=afterplay, by=gm)
     assert SessionSignoff.objects.count() == 1
 
 
@@ -326,7 +333,7 @@ def test_session_sheet_sign_by_player_refused(afterplay, gm, player):
     award(afterplay, gm, {player: [(1, "Attended")]})
 
     with pytest.raises(PermissionDenied):
-        services.session_sheet_sign(session=afterplay, by=player)
+        session_sheet_sign(session=afterplay, by=player)
 
 
 def test_session_sheet_lists_players_then_gm(afterplay, gm, player):
@@ -351,7 +358,7 @@ def _spend_in_thread(character_id, user_id, results, *, spent=None, commit=None)
         user = get_user_model().objects.get(pk=user_id)
         with transaction.atomic():
             # An item that leaves the sheet alone: only the ledger lock stands in the way.
-            services.growth_spend(character=character, by=user, item_label="New skill")
+            growth_spend(character=character, by=user, item_label="New skill")
             if spent is not None:
                 spent.set()
                 commit.wait(timeout=10)
@@ -409,7 +416,7 @@ def test_award_recipients_players_in_order_then_gm(afterplay, table, gm, player)
     GameSession.objects.filter(pk=afterplay.pk).update(player_order=[other.pk, player.pk])
     afterplay.refresh_from_db()
 
-    assert [u.username for u in services.award_recipients(session=afterplay)] == [
+    assert [u.username for u in award_recipients(session=afterplay)] == [
         "ren",
         "player",
         "gm",

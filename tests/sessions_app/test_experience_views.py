@@ -2,9 +2,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from sessions_app import selectors, services
+from sessions_app import selectors
 from sessions_app.models import ExperienceEntry, GameSession, Phase, RulesProfile, SessionSignoff
-from sessions_app.services import AwardLine
+from sessions_app.services.experience import AwardLine, experience_award_session, growth_spend
 from tests.factories import CharacterFactory, MembershipFactory, UserFactory, standard_profile
 
 
@@ -30,7 +30,7 @@ def afterplay(session):
 
 @pytest.fixture
 def awarded(afterplay, gm, player):
-    services.experience_award_session(
+    experience_award_session(
         session=afterplay,
         by=gm,
         awards={player.pk: [AwardLine(12, "Goal")], gm.pk: [AwardLine(1, "Ran it")]},
@@ -281,7 +281,7 @@ def test_experience_correct_post_by_player_forbidden(player_client, awarded, pla
 
 def test_character_sheet_shows_growth_history(player_client, awarded, player, catalogue):
     pc = CharacterFactory(table=awarded.table, owner=player, judgement_values={"Strength": 3})
-    services.growth_spend(character=pc, by=player, item_label="+1 Strength")
+    growth_spend(character=pc, by=player, item_label="+1 Strength")
 
     response = player_client.get(reverse("character_edit", args=[pc.pk]))
 

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from sessions_app.inserts import loaded_record, new_record, row_insert
 from sessions_app.models import Roll, TimelineEvent
-from sessions_app.services import check_request
+from sessions_app.services.checks import check_request
 from tests.factories import CharacterFactory
 
 pytestmark = pytest.mark.django_db

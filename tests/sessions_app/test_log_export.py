@@ -7,9 +7,11 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from sessions_app import log_export, services
+from sessions_app import log_export
 from sessions_app.models import GameSession, ImportedLog, Membership, Table, TimelineEvent
-from sessions_app.services.logs import MAX_BYTES
+from sessions_app.services.logs import MAX_BYTES, log_import
+from sessions_app.services.play import phase_advance
+from sessions_app.services.timeline import chat_post
 from tests.factories import MembershipFactory, UserFactory
 from tests.sessions_app.log_script import PUBLIC, SECRETS, add_chat_lines, play_scripted_session
 
@@ -184,9 +186,9 @@ def test_group_events_continuous_scene_spans_phases(session, gm):
     profile.save()
     session.rules_profile = profile
     session.save()
-    services.phase_advance(session=session, by=gm, from_phase="preplay")
-    services.chat_post(session=session, by=gm, text="In the opening")
-    services.phase_advance(session=session, by=gm, from_phase="opening")
+    phase_advance(session=session, by=gm, from_phase="preplay")
+    chat_post(session=session, by=gm, text="In the opening")
+    phase_advance(session=session, by=gm, from_phase="opening")
     phases, _ = log_export.session_review(viewer=_viewer(session, gm))
     middle = phases[-1].sections[0]
     assert (phases[-1].phase, middle.scene, middle.continued) == ("middle", True, True)
@@ -239,26 +241,26 @@ def _gm_document(played, gm) -> dict:
 
 def test_log_import_round_trip_same_json(played, gm, outsider):
     first = _gm_document(played, gm)
-    imported = services.log_import(data=json.dumps(first).encode(), by=outsider)
+    imported = log_import(data=json.dumps(first).encode(), by=outsider)
     second = log_export.export_json(viewer=_viewer(imported, outsider))
     assert second == first
 
 
 def test_log_import_round_trip_same_file(played, gm, outsider):
     first = log_export.export_json_text(viewer=_viewer(played, gm))
-    imported = services.log_import(data=first.encode(), by=outsider)
+    imported = log_import(data=first.encode(), by=outsider)
     assert log_export.export_json_text(viewer=_viewer(imported, outsider)) == first
 
 
 def test_log_import_round_trip_partial_same_json(played, gm, other_player, outsider):
     first = log_export.export_json(viewer=_viewer(played, other_player))
-    imported = services.log_import(data=json.dumps(first).encode(), by=outsider)
+    imported = log_import(data=json.dumps(first).encode(), by=outsider)
     second = log_export.export_json(viewer=_viewer(imported, outsider))
     assert second == first
 
 
 def test_log_import_makes_importer_gm_of_new_table(played, gm, outsider):
-    imported = services.log_import(data=json.dumps(_gm_document(played, gm)), by=outsider)
+    imported = log_import(data=json.dumps(_gm_document(played, gm)), by=outsider)
     membership = Membership.objects.get(table=imported.table)
     assert (membership.user, membership.role, imported.table.gm) == (outsider, "gm", outsider)
 
@@ -267,12 +269,12 @@ def test_log_import_creates_no_accounts(played, gm, outsider):
     from django.contrib.auth import get_user_model
 
     before = get_user_model().objects.count()
-    services.log_import(data=json.dumps(_gm_document(played, gm)), by=outsider)
+    log_import(data=json.dumps(_gm_document(played, gm)), by=outsider)
     assert get_user_model().objects.count() == before
 
 
 def test_log_import_new_table_player_sees_no_hidden_event(played, gm, outsider):
-    imported = services.log_import(data=json.dumps(_gm_document(played, gm)), by=outsider)
+    imported = log_import(data=json.dumps(_gm_document(played, gm)), by=outsider)
     newcomer = MembershipFactory(table=imported.table, user=UserFactory(username="newcomer")).user
     text = log_export.export_json_text(viewer=_viewer(imported, newcomer))
     for secret in SECRETS.values():
@@ -283,7 +285,7 @@ def test_log_import_keeps_hostile_text_as_text(played, gm, outsider):
     document = _gm_document(played, gm)
     document["session"]["title"] = "<script>alert(1)</script>"
     document["events"][1]["payload"]["text"] = "<img src=x onerror=alert(1)>"
-    imported = services.log_import(data=json.dumps(document), by=outsider)
+    imported = log_import(data=json.dumps(document), by=outsider)
     page = log_export.export_html(viewer=_viewer(imported, outsider))
     assert "<script>alert" not in page and "<img src=x" not in page
     assert "&lt;img src=x onerror=alert(1)&gt;" in page
@@ -292,7 +294,7 @@ def test_log_import_keeps_hostile_text_as_text(played, gm, outsider):
 def _refused(data, by) -> str:
     before = _counts()
     with pytest.raises(ValidationError) as error:
-        services.log_import(data=data, by=by)
+        log_import(data=data, by=by)
     assert _counts() == before
     return " ".join(error.value.messages)
 
@@ -412,6 +414,6 @@ def test_log_queries_constant_in_event_count(session, gm, player, build):
 
 
 def test_log_import_keeps_speakers_names(played, gm, outsider):
-    imported = services.log_import(data=json.dumps(_gm_document(played, gm)), by=outsider)
+    imported = log_import(data=json.dumps(_gm_document(played, gm)), by=outsider)
     page = log_export.export_html(viewer=_viewer(imported, outsider))
     assert '<strong class="speaker">gm</strong>: ' + PUBLIC["chat"] in page

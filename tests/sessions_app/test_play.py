@@ -4,7 +4,7 @@ handouts and slots."""
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from sessions_app import selectors, services
+from sessions_app import selectors
 from sessions_app.models import (
     Character,
     HandoutReveal,
@@ -13,6 +13,19 @@ from sessions_app.models import (
     Scene,
     TimelineEvent,
 )
+from sessions_app.services.play import (
+    PREPARATION_ITEMS,
+    handout_reveal,
+    intro_present,
+    phase_advance,
+    player_order_move,
+    preparation_tick,
+    preplay_warnings,
+    session_scenario_set,
+    sheet_review,
+    slot_assign,
+)
+from sessions_app.services.scenes import scene_start
 from tests.factories import (
     HandoutFactory,
     MembershipFactory,
@@ -61,7 +74,7 @@ def _last_event(session) -> TimelineEvent:
 def test_session_scenario_set_by_gm_adds_npcs_and_tells_only_the_gm(session, gm, scenario):
     ScenarioNpcFactory(scenario=scenario, name="Bell-ringer", judgement_values={"Wits": 4})
 
-    services.session_scenario_set(session=session, by=gm, scenario=scenario)
+    session_scenario_set(session=session, by=gm, scenario=scenario)
 
     session.refresh_from_db()
     npc = Character.objects.get(table=session.table, name="Bell-ringer")
@@ -74,15 +87,15 @@ def test_session_scenario_set_by_gm_adds_npcs_and_tells_only_the_gm(session, gm,
 def test_session_scenario_set_twice_does_not_duplicate_npcs(session, gm, scenario):
     ScenarioNpcFactory(scenario=scenario, name="Bell-ringer")
 
-    services.session_scenario_set(session=session, by=gm, scenario=scenario)
-    services.session_scenario_set(session=session, by=gm, scenario=scenario)
+    session_scenario_set(session=session, by=gm, scenario=scenario)
+    session_scenario_set(session=session, by=gm, scenario=scenario)
 
     assert Character.objects.filter(table=session.table, name="Bell-ringer").count() == 1
 
 
 def test_session_scenario_set_by_player_refused(session, player, scenario):
     with pytest.raises(PermissionDenied):
-        services.session_scenario_set(session=session, by=player, scenario=scenario)
+        session_scenario_set(session=session, by=player, scenario=scenario)
 
     session.refresh_from_db()
     assert session.scenario is None
@@ -92,7 +105,7 @@ def test_session_scenario_set_someone_elses_scenario_refused(session, gm):
     foreign = ScenarioFactory(owner=UserFactory(username="other-gm"))
 
     with pytest.raises(PermissionDenied):
-        services.session_scenario_set(session=session, by=gm, scenario=foreign)
+        session_scenario_set(session=session, by=gm, scenario=foreign)
 
     session.refresh_from_db()
     assert session.scenario is None
@@ -102,7 +115,7 @@ def test_session_scenario_set_someone_elses_scenario_refused(session, gm):
 
 
 def test_preparation_tick_records_item_in_gm_only_event(session, gm):
-    services.preparation_tick(session=session, by=gm, item="rulebook", done=True)
+    preparation_tick(session=session, by=gm, item="rulebook", done=True)
 
     session.refresh_from_db()
     event = _last_event(session)
@@ -112,7 +125,7 @@ def test_preparation_tick_records_item_in_gm_only_event(session, gm):
 
 def test_preparation_tick_unknown_item_refused(session, gm):
     with pytest.raises(ValidationError):
-        services.preparation_tick(session=session, by=gm, item="snacks", done=True)
+        preparation_tick(session=session, by=gm, item="snacks", done=True)
 
     session.refresh_from_db()
     assert session.preparation == {}
@@ -120,14 +133,14 @@ def test_preparation_tick_unknown_item_refused(session, gm):
 
 def test_preparation_tick_by_player_refused(session, player):
     with pytest.raises(PermissionDenied):
-        services.preparation_tick(session=session, by=player, item="rulebook", done=True)
+        preparation_tick(session=session, by=player, item="rulebook", done=True)
 
 
 # --------------------------------------------------------------------------- sheet review
 
 
 def test_sheet_review_ok_marks_checked_for_everyone(session, gm, pc):
-    services.sheet_review(session=session, by=gm, character=pc, ok=True)
+    sheet_review(session=session, by=gm, character=pc, ok=True)
 
     row = Participation.objects.get(session=session, character=pc)
     event = _last_event(session)
@@ -138,7 +151,7 @@ def test_sheet_review_ok_marks_checked_for_everyone(session, gm, pc):
 def test_sheet_review_returned_comment_only_for_that_player_and_gm(
     session, gm, player, second_player, pc
 ):
-    services.sheet_review(session=session, by=gm, character=pc, ok=False, comment="No HP")
+    sheet_review(session=session, by=gm, character=pc, ok=False, comment="No HP")
 
     row = Participation.objects.get(session=session, character=pc)
     assert (row.sheet_status, row.sheet_comment) == ("returned", "No HP")
@@ -149,14 +162,14 @@ def test_sheet_review_returned_comment_only_for_that_player_and_gm(
 
 def test_sheet_review_return_without_comment_refused(session, gm, pc):
     with pytest.raises(ValidationError):
-        services.sheet_review(session=session, by=gm, character=pc, ok=False, comment="  ")
+        sheet_review(session=session, by=gm, character=pc, ok=False, comment="  ")
 
     assert Participation.objects.get(character=pc).sheet_status == "unchecked"
 
 
 def test_sheet_review_by_player_refused(session, player, pc):
     with pytest.raises(PermissionDenied):
-        services.sheet_review(session=session, by=player, character=pc, ok=True)
+        sheet_review(session=session, by=player, character=pc, ok=True)
 
     assert Participation.objects.get(character=pc).sheet_status == "unchecked"
 
@@ -167,14 +180,14 @@ def test_sheet_review_character_not_taking_part_refused(session, gm, player):
     absent = CharacterFactory(table=session.table, owner=player)
 
     with pytest.raises(ValidationError):
-        services.sheet_review(session=session, by=gm, character=absent, ok=True)
+        sheet_review(session=session, by=gm, character=absent, ok=True)
 
 
 # --------------------------------------------------------------------------- player order
 
 
 def test_player_order_move_swaps_and_records_event(session, gm, player, second_player):
-    order = services.player_order_move(session=session, by=gm, user_id=second_player.pk, offset=-1)
+    order = player_order_move(session=session, by=gm, user_id=second_player.pk, offset=-1)
 
     session.refresh_from_db()
     event = _last_event(session)
@@ -184,7 +197,7 @@ def test_player_order_move_swaps_and_records_event(session, gm, player, second_p
 
 
 def test_player_order_move_past_the_end_changes_nothing(session, gm, player, second_player):
-    order = services.player_order_move(session=session, by=gm, user_id=player.pk, offset=-1)
+    order = player_order_move(session=session, by=gm, user_id=player.pk, offset=-1)
 
     session.refresh_from_db()
     assert order == [player.pk, second_player.pk]
@@ -194,24 +207,24 @@ def test_player_order_move_past_the_end_changes_nothing(session, gm, player, sec
 
 def test_player_order_move_more_than_one_place_refused(session, gm, player, second_player):
     with pytest.raises(ValidationError):
-        services.player_order_move(session=session, by=gm, user_id=player.pk, offset=2)
+        player_order_move(session=session, by=gm, user_id=player.pk, offset=2)
 
 
 def test_player_order_move_gm_is_not_in_the_order(session, gm, player):
     with pytest.raises(ValidationError):
-        services.player_order_move(session=session, by=gm, user_id=gm.pk, offset=1)
+        player_order_move(session=session, by=gm, user_id=gm.pk, offset=1)
 
 
 def test_player_order_move_by_player_refused(session, player, second_player):
     with pytest.raises(PermissionDenied):
-        services.player_order_move(session=session, by=player, user_id=player.pk, offset=1)
+        player_order_move(session=session, by=player, user_id=player.pk, offset=1)
 
 
 # --------------------------------------------------------------------------- introductions
 
 
 def test_intro_present_by_owner_records_text(session, player, pc):
-    services.intro_present(session=session, by=player, character=pc, text="A bell-maker's son.")
+    intro_present(session=session, by=player, character=pc, text="A bell-maker's son.")
 
     row = Participation.objects.get(character=pc)
     event = _last_event(session)
@@ -221,37 +234,37 @@ def test_intro_present_by_owner_records_text(session, player, pc):
 
 def test_intro_present_for_another_players_pc_refused(session, second_player, pc):
     with pytest.raises(PermissionDenied):
-        services.intro_present(session=session, by=second_player, character=pc, text="Hijack")
+        intro_present(session=session, by=second_player, character=pc, text="Hijack")
 
     assert Participation.objects.get(character=pc).intro_done is False
 
 
 def test_intro_present_gm_marks_done_without_text(session, gm, pc):
-    services.intro_present(session=session, by=gm, character=pc, text="")
+    intro_present(session=session, by=gm, character=pc, text="")
 
     assert Participation.objects.get(character=pc).intro_done is True
 
 
 def test_intro_present_empty_text_by_player_refused(session, player, pc):
     with pytest.raises(ValidationError):
-        services.intro_present(session=session, by=player, character=pc, text="   ")
+        intro_present(session=session, by=player, character=pc, text="   ")
 
 
 def test_intro_present_too_long_refused(session, player, pc):
     with pytest.raises(ValidationError):
-        services.intro_present(session=session, by=player, character=pc, text="x" * 4001)
+        intro_present(session=session, by=player, character=pc, text="x" * 4001)
 
 
 def test_intro_present_by_outsider_refused(session, outsider, pc):
     with pytest.raises(PermissionDenied):
-        services.intro_present(session=session, by=outsider, character=pc, text="Hello")
+        intro_present(session=session, by=outsider, character=pc, text="Hello")
 
 
 # --------------------------------------------------------------------------- warnings
 
 
 def test_preplay_warnings_name_what_is_left(session, pc):
-    warnings = services.preplay_warnings(session=session)
+    warnings = preplay_warnings(session=session)
 
     assert "the rulebook is not marked as read" in warnings
     assert "Aki's sheet is not checked" in warnings
@@ -259,24 +272,24 @@ def test_preplay_warnings_name_what_is_left(session, pc):
 
 
 def test_preplay_warnings_empty_when_all_done(session, gm, pc):
-    for item in services.PREPARATION_ITEMS:
-        services.preparation_tick(session=session, by=gm, item=item, done=True)
-    services.sheet_review(session=session, by=gm, character=pc, ok=True)
-    services.intro_present(session=session, by=gm, character=pc, text="")
+    for item in PREPARATION_ITEMS:
+        preparation_tick(session=session, by=gm, item=item, done=True)
+    sheet_review(session=session, by=gm, character=pc, ok=True)
+    intro_present(session=session, by=gm, character=pc, text="")
     session.refresh_from_db()
 
-    assert services.preplay_warnings(session=session) == []
+    assert preplay_warnings(session=session) == []
 
 
 def test_preplay_warnings_no_cast(session):
-    assert "no PC is taking part yet" in services.preplay_warnings(session=session)
+    assert "no PC is taking part yet" in preplay_warnings(session=session)
 
 
 # --------------------------------------------------------------------------- phases
 
 
 def test_phase_advance_from_preplay_opens_main_play(session, gm):
-    following = services.phase_advance(session=session, by=gm, from_phase=Phase.PRE_PLAY)
+    following = phase_advance(session=session, by=gm, from_phase=Phase.PRE_PLAY)
 
     session.refresh_from_db()
     event = _last_event(session)
@@ -292,7 +305,7 @@ def test_phase_advance_stale_from_phase_refused(session, gm):
     main_play_start(session, gm)
 
     with pytest.raises(ValidationError):
-        services.phase_advance(session=session, by=gm, from_phase=Phase.PRE_PLAY)
+        phase_advance(session=session, by=gm, from_phase=Phase.PRE_PLAY)
 
     session.refresh_from_db()
     assert session.phase == Phase.OPENING
@@ -301,10 +314,10 @@ def test_phase_advance_stale_from_phase_refused(session, gm):
 
 def test_phase_advance_with_scene_running_refused(session, gm, pc):
     main_play_start(session, gm)
-    services.scene_start(session=session, by=gm, scene_player=pc)
+    scene_start(session=session, by=gm, scene_player=pc)
 
     with pytest.raises(ValidationError):
-        services.phase_advance(session=session, by=gm, from_phase=Phase.OPENING)
+        phase_advance(session=session, by=gm, from_phase=Phase.OPENING)
 
     session.refresh_from_db()
     assert session.phase == Phase.OPENING
@@ -312,10 +325,10 @@ def test_phase_advance_with_scene_running_refused(session, gm, pc):
 
 def test_phase_advance_stops_at_after_play(session, gm):
     for phase in ["preplay", "opening", "middle", "climax", "ending"]:
-        services.phase_advance(session=session, by=gm, from_phase=phase)
+        phase_advance(session=session, by=gm, from_phase=phase)
 
     with pytest.raises(ValidationError):
-        services.phase_advance(session=session, by=gm, from_phase=Phase.AFTER_PLAY)
+        phase_advance(session=session, by=gm, from_phase=Phase.AFTER_PLAY)
 
     session.refresh_from_db()
     assert session.phase == Phase.AFTER_PLAY
@@ -323,7 +336,7 @@ def test_phase_advance_stops_at_after_play(session, gm):
 
 def test_phase_advance_by_player_refused(session, player):
     with pytest.raises(PermissionDenied):
-        services.phase_advance(session=session, by=player, from_phase=Phase.PRE_PLAY)
+        phase_advance(session=session, by=player, from_phase=Phase.PRE_PLAY)
 
     session.refresh_from_db()
     assert session.phase == Phase.PRE_PLAY
@@ -334,7 +347,7 @@ def test_phase_advance_by_player_refused(session, player):
 
 @pytest.fixture
 def running_scenario(session, gm, scenario):
-    services.session_scenario_set(session=session, by=gm, scenario=scenario)
+    session_scenario_set(session=session, by=gm, scenario=scenario)
     session.refresh_from_db()
     return scenario
 
@@ -344,7 +357,7 @@ def test_handout_reveal_for_slot_goes_only_to_that_slots_player(
 ):
     handout = HandoutFactory(scenario=running_scenario, slot=1, body="Your father rang it.")
 
-    reveal = services.handout_reveal(session=session, by=gm, handout=handout)
+    reveal = handout_reveal(session=session, by=gm, handout=handout)
 
     assert list(reveal.readers.all()) == [player]
     assert "handout_revealed" in _visible_kinds(session, player)
@@ -359,7 +372,7 @@ def test_handout_reveal_without_slot_goes_to_everyone(
 ):
     handout = HandoutFactory(scenario=running_scenario, slot=None)
 
-    reveal = services.handout_reveal(session=session, by=gm, handout=handout)
+    reveal = handout_reveal(session=session, by=gm, handout=handout)
 
     event = _last_event(session)
     assert (event.kind, event.actor, event.visibility) == ("handout_revealed", gm, "everyone")
@@ -368,10 +381,10 @@ def test_handout_reveal_without_slot_goes_to_everyone(
 
 def test_handout_reveal_twice_refused(session, gm, pc, running_scenario):
     handout = HandoutFactory(scenario=running_scenario, slot=1)
-    services.handout_reveal(session=session, by=gm, handout=handout)
+    handout_reveal(session=session, by=gm, handout=handout)
 
     with pytest.raises(ValidationError):
-        services.handout_reveal(session=session, by=gm, handout=handout)
+        handout_reveal(session=session, by=gm, handout=handout)
 
     assert HandoutReveal.objects.count() == 1
 
@@ -380,7 +393,7 @@ def test_handout_reveal_of_another_scenario_refused(session, gm, running_scenari
     foreign = HandoutFactory(scenario=ScenarioFactory(owner=gm))
 
     with pytest.raises(ValidationError):
-        services.handout_reveal(session=session, by=gm, handout=foreign)
+        handout_reveal(session=session, by=gm, handout=foreign)
 
     assert not HandoutReveal.objects.exists()
 
@@ -389,7 +402,7 @@ def test_handout_reveal_for_unplayed_slot_refused(session, gm, pc, running_scena
     handout = HandoutFactory(scenario=running_scenario, slot=3)
 
     with pytest.raises(ValidationError):
-        services.handout_reveal(session=session, by=gm, handout=handout)
+        handout_reveal(session=session, by=gm, handout=handout)
 
     assert not HandoutReveal.objects.exists()
 
@@ -398,7 +411,7 @@ def test_handout_reveal_by_player_refused(session, player, pc, running_scenario)
     handout = HandoutFactory(scenario=running_scenario, slot=1)
 
     with pytest.raises(PermissionDenied):
-        services.handout_reveal(session=session, by=player, handout=handout)
+        handout_reveal(session=session, by=player, handout=handout)
 
     assert not HandoutReveal.objects.exists()
 
@@ -409,7 +422,7 @@ def test_handout_reveal_by_player_refused(session, player, pc, running_scenario)
 def test_slot_assign_sets_slot_and_records_event(session, gm, player):
     character = cast_member(session, player, name="Mio")
 
-    services.slot_assign(session=session, by=gm, character=character, slot=3)
+    slot_assign(session=session, by=gm, character=character, slot=3)
 
     event = _last_event(session)
     assert Participation.objects.get(character=character).slot == 3
@@ -422,19 +435,19 @@ def test_slot_assign_sets_slot_and_records_event(session, gm, player):
 
 def test_slot_assign_taken_slot_refused(session, gm, pc, pc2):
     with pytest.raises(ValidationError):
-        services.slot_assign(session=session, by=gm, character=pc2, slot=1)
+        slot_assign(session=session, by=gm, character=pc2, slot=1)
 
     assert Participation.objects.get(character=pc2).slot == 2
 
 
 def test_slot_assign_out_of_range_refused(session, gm, pc):
     with pytest.raises(ValidationError):
-        services.slot_assign(session=session, by=gm, character=pc, slot=13)
+        slot_assign(session=session, by=gm, character=pc, slot=13)
 
 
 def test_slot_assign_by_player_refused(session, player, pc):
     with pytest.raises(PermissionDenied):
-        services.slot_assign(session=session, by=player, character=pc, slot=4)
+        slot_assign(session=session, by=player, character=pc, slot=4)
 
 
 def test_phase_advance_in_scene_mode_starts_no_scene(session, gm):

@@ -5,8 +5,8 @@ from django.contrib import admin
 from django.test import Client
 from django.urls import get_resolver, reverse
 
-from sessions_app import services
 from sessions_app.models import CheckRequest, Roll, TimelineEvent
+from sessions_app.services.checks import check_request, check_roll, command_roll, gm_roll
 from tests.factories import CharacterFactory, MembershipFactory, UserFactory
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -89,7 +89,7 @@ def test_check_request_modifier_beyond_limit_shows_reason(gm_client, session, pc
 
 
 def test_check_roll_by_owner(player_client, session, gm, pc):
-    request = services.check_request(
+    request = check_request(
         session=session, by=gm, character=pc, label="Climb", value_name="Strength"
     )
 
@@ -106,7 +106,7 @@ def test_check_roll_by_owner(player_client, session, gm, pc):
 
 
 def test_check_roll_double_submit_one_roll(player_client, session, gm, pc):
-    request = services.check_request(
+    request = check_request(
         session=session, by=gm, character=pc, label="Climb", value_name="Strength"
     )
 
@@ -118,7 +118,7 @@ def test_check_roll_double_submit_one_roll(player_client, session, gm, pc):
 
 
 def test_check_roll_by_non_owner_refused(other_client, session, gm, pc):
-    request = services.check_request(
+    request = check_request(
         session=session, by=gm, character=pc, label="Climb", value_name="Strength"
     )
 
@@ -131,7 +131,7 @@ def test_check_roll_by_non_owner_refused(other_client, session, gm, pc):
 def test_check_roll_status_line_escapes_and_marks_a_refusal(other_client, session, gm, pc):
     pc.name = "<b>Aki</b>"
     pc.save()
-    request = services.check_request(
+    request = check_request(
         session=session, by=gm, character=pc, label="Climb", value_name="Strength"
     )
 
@@ -147,7 +147,7 @@ def test_check_roll_status_line_escapes_and_marks_a_refusal(other_client, sessio
 
 
 def test_check_chances_secret_difficulty_hides_success(player_client, session, gm, pc):
-    request = services.check_request(
+    request = check_request(
         session=session,
         by=gm,
         character=pc,
@@ -164,7 +164,7 @@ def test_check_chances_secret_difficulty_hides_success(player_client, session, g
 
 
 def test_check_chances_shows_exact_success(player_client, session, gm, pc):
-    request = services.check_request(
+    request = check_request(
         session=session, by=gm, character=pc, label="Climb", value_name="Strength", difficulty=10
     )
 
@@ -177,9 +177,7 @@ def test_check_chances_shows_exact_success(player_client, session, gm, pc):
 
 
 def test_secret_gm_roll_numbers_never_in_player_page(player_client, gm_client, session, gm, npc):
-    services.gm_roll(
-        session=session, by=gm, character=npc, label="Lie", value=4, secret=True, dice=(6, 3)
-    )
+    gm_roll(session=session, by=gm, character=npc, label="Lie", value=4, secret=True, dice=(6, 3))
 
     player_page = player_client.get(_url("session_room", session)).content.decode()
     gm_page = gm_client.get(_url("session_room", session)).content.decode()
@@ -206,7 +204,7 @@ def test_roll_box_rolls(player_client, session):
 def test_roll_box_check_card_shows_its_modifier_not_a_judgement_value(
     player_client, session, player
 ):
-    services.command_roll(session=session, by=player, text="2D6+2>=10", faces=(3, 4))
+    command_roll(session=session, by=player, text="2D6+2>=10", faces=(3, 4))
 
     page = player_client.get(_url("session_room", session)).content.decode()
 
@@ -215,10 +213,10 @@ def test_roll_box_check_card_shows_its_modifier_not_a_judgement_value(
 
 
 def test_requested_check_card_shows_the_judgement_value(player_client, session, gm, pc):
-    check = services.check_request(
+    check = check_request(
         session=session, by=gm, character=pc, label="Climb", value_name="Strength", difficulty=9
     )
-    services.check_roll(request_id=check.pk, by=pc.owner, dice=(3, 4))
+    check_roll(request_id=check.pk, by=pc.owner, dice=(3, 4))
 
     page = player_client.get(_url("session_room", session)).content.decode()
 
@@ -226,7 +224,7 @@ def test_requested_check_card_shows_the_judgement_value(player_client, session, 
 
 
 def test_roll_void_by_gm(gm_client, session, gm, npc):
-    roll = services.gm_roll(session=session, by=gm, character=npc, label="Spot", value=3)
+    roll = gm_roll(session=session, by=gm, character=npc, label="Spot", value=3)
 
     gm_client.post(_url("roll_void", session, roll.pk), {"reason": "Wrong value"}, **HTMX)
 
@@ -234,7 +232,7 @@ def test_roll_void_by_gm(gm_client, session, gm, npc):
 
 
 def test_roll_void_by_player_forbidden(player_client, session, gm, npc):
-    roll = services.gm_roll(session=session, by=gm, character=npc, label="Spot", value=3)
+    roll = gm_roll(session=session, by=gm, character=npc, label="Spot", value=3)
 
     response = player_client.post(_url("roll_void", session, roll.pk), {"reason": "x"}, **HTMX)
 
@@ -243,7 +241,7 @@ def test_roll_void_by_player_forbidden(player_client, session, gm, npc):
 
 
 def test_roll_log_has_no_edit_or_delete_path(session, gm, npc):
-    roll = services.gm_roll(session=session, by=gm, character=npc, label="Spot", value=3)
+    roll = gm_roll(session=session, by=gm, character=npc, label="Spot", value=3)
     roll_admin = admin.site._registry[Roll]
 
     assert not roll_admin.has_change_permission(None, roll)

@@ -11,7 +11,6 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import connection
 
-from sessions_app import services
 from sessions_app.models import (
     PHASE_ORDER,
     Appearance,
@@ -20,6 +19,20 @@ from sessions_app.models import (
     Scene,
     StageRequest,
     TimelineEvent,
+)
+from sessions_app.services.play import (
+    handout_reveal,
+    phase_advance,
+    session_scenario_set,
+    slot_assign,
+)
+from sessions_app.services.scenes import (
+    entry_request,
+    scene_end,
+    scene_start,
+    stage_request_decide,
+    stage_request_withdraw,
+    stage_take_out,
 )
 from tests.factories import MembershipFactory, UserFactory, cast_member, main_play_start
 
@@ -71,22 +84,22 @@ def scene(session, gm, player, second_player):
     aki = cast_member(session, player, name="Aki", slot=1)
     cast_member(session, second_player, name="Ren", slot=2)
     main_play_start(session, gm)
-    return services.scene_start(session=session, by=gm, scene_player=aki)
+    return scene_start(session=session, by=gm, scene_player=aki)
 
 
 def test_entry_allowed_while_withdrawn_ends_in_one_state(scene, session, gm, second_player):
     ren = session.characters.get(name="Ren")
     for _round in range(ROUNDS):
-        request = services.entry_request(session=session, by=second_player, character=ren)
+        request = entry_request(session=session, by=second_player, character=ren)
         entries_before = TimelineEvent.objects.filter(
             kind="character_entered", payload__character="Ren"
         ).count()
 
         outcome = _race(
-            allow=lambda request=request: services.stage_request_decide(
+            allow=lambda request=request: stage_request_decide(
                 session=session, by=gm, request_id=request.pk, allow=True
             ),
-            withdraw=lambda request=request: services.stage_request_withdraw(
+            withdraw=lambda request=request: stage_request_withdraw(
                 session=session, by=second_player, request_id=request.pk
             ),
         )
@@ -102,7 +115,7 @@ def test_entry_allowed_while_withdrawn_ends_in_one_state(scene, session, gm, sec
         assert allowed != withdrawn
         if allowed:
             assert (request.status, on_stage, entries) == ("allowed", True, entries_before + 1)
-            services.stage_take_out(session=session, by=gm, character=ren)
+            stage_take_out(session=session, by=gm, character=ren)
         else:
             assert (request.status, on_stage, entries) == ("withdrawn", False, entries_before)
 
@@ -112,12 +125,8 @@ def test_phase_advanced_from_two_tabs_moves_once(session, gm):
         changes_before = TimelineEvent.objects.filter(kind="phase_changed").count()
 
         outcome = _race(
-            first=lambda phase=phase: services.phase_advance(
-                session=session, by=gm, from_phase=phase
-            ),
-            second=lambda phase=phase: services.phase_advance(
-                session=session, by=gm, from_phase=phase
-            ),
+            first=lambda phase=phase: phase_advance(session=session, by=gm, from_phase=phase),
+            second=lambda phase=phase: phase_advance(session=session, by=gm, from_phase=phase),
         )
 
         successes = [name for name, result in outcome.items() if not _failed(result)]
@@ -134,14 +143,14 @@ def test_entry_allowed_while_scene_ends_ends_in_one_state(session, gm, player, s
     ren = cast_member(session, second_player, name="Ren", slot=2)
     main_play_start(session, gm)
     for _round in range(ROUNDS):
-        scene = services.scene_start(session=session, by=gm, scene_player=aki)
-        request = services.entry_request(session=session, by=second_player, character=ren)
+        scene = scene_start(session=session, by=gm, scene_player=aki)
+        request = entry_request(session=session, by=second_player, character=ren)
 
         outcome = _race(
-            allow=lambda request=request: services.stage_request_decide(
+            allow=lambda request=request: stage_request_decide(
                 session=session, by=gm, request_id=request.pk, allow=True
             ),
-            end=lambda: services.scene_end(session=session, by=gm),
+            end=lambda: scene_end(session=session, by=gm),
         )
 
         allowed = not _failed(outcome["allow"])
@@ -163,8 +172,8 @@ def test_scene_started_from_two_tabs_starts_once(session, gm, player, second_pla
     main_play_start(session, gm)
 
     outcome = _race(
-        first=lambda: services.scene_start(session=session, by=gm, scene_player=aki),
-        second=lambda: services.scene_start(session=session, by=gm, scene_player=ren),
+        first=lambda: scene_start(session=session, by=gm, scene_player=aki),
+        second=lambda: scene_start(session=session, by=gm, scene_player=ren),
     )
 
     successes = [name for name, result in outcome.items() if not _failed(result)]
@@ -188,16 +197,16 @@ def test_entry_check_rolled_while_scene_ends_ends_in_one_state(session, gm, play
     ren = cast_member(session, second_player, name="Ren", slot=2)
     main_play_start(session, gm)
     for _round in range(ROUNDS):
-        scene = services.scene_start(session=session, by=gm, scene_player=aki)
-        request = services.entry_request(session=session, by=second_player, character=ren)
-        services.stage_request_decide(session=session, by=gm, request_id=request.pk, allow=True)
+        scene = scene_start(session=session, by=gm, scene_player=aki)
+        request = entry_request(session=session, by=second_player, character=ren)
+        stage_request_decide(session=session, by=gm, request_id=request.pk, allow=True)
         request.refresh_from_db()
 
         outcome = _race(
             roll=lambda request=request: check_roll(
                 request_id=request.check_request_id, by=second_player, dice=(6, 5)
             ),
-            end=lambda: services.scene_end(session=session, by=gm),
+            end=lambda: scene_end(session=session, by=gm),
         )
 
         rolled = not _failed(outcome["roll"])
@@ -219,19 +228,15 @@ def test_handout_revealed_from_two_tabs_reveals_once(session, gm, player):
     from tests.factories import HandoutFactory, ScenarioFactory
 
     scenario = ScenarioFactory(owner=gm)
-    services.session_scenario_set(session=session, by=gm, scenario=scenario)
+    session_scenario_set(session=session, by=gm, scenario=scenario)
     session.refresh_from_db()
     cast_member(session, player, name="Aki", slot=1)
     for _round in range(ROUNDS):
         handout = HandoutFactory(scenario=scenario, slot=1)
 
         outcome = _race(
-            first=lambda handout=handout: services.handout_reveal(
-                session=session, by=gm, handout=handout
-            ),
-            second=lambda handout=handout: services.handout_reveal(
-                session=session, by=gm, handout=handout
-            ),
+            first=lambda handout=handout: handout_reveal(session=session, by=gm, handout=handout),
+            second=lambda handout=handout: handout_reveal(session=session, by=gm, handout=handout),
         )
 
         successes = [name for name, result in outcome.items() if not _failed(result)]
@@ -254,8 +259,8 @@ def test_same_slot_assigned_from_two_tabs_goes_to_one_character(session, gm, pla
         Participation.objects.filter(session=session).update(slot=None)
 
         outcome = _race(
-            aki=lambda: services.slot_assign(session=session, by=gm, character=aki, slot=1),
-            ren=lambda: services.slot_assign(session=session, by=gm, character=ren, slot=1),
+            aki=lambda: slot_assign(session=session, by=gm, character=aki, slot=1),
+            ren=lambda: slot_assign(session=session, by=gm, character=ren, slot=1),
         )
 
         successes = [name for name, result in outcome.items() if not _failed(result)]

@@ -10,8 +10,10 @@ from django.conf import settings
 from django.test import Client
 
 from config.asgi import application
-from sessions_app import services
 from sessions_app.models import Phase, TimelineEvent
+from sessions_app.services.play import handout_reveal, phase_advance, session_scenario_set
+from sessions_app.services.scenes import scene_end, scene_start
+from sessions_app.services.timeline import chat_post
 from tests.factories import (
     HandoutFactory,
     MembershipFactory,
@@ -83,16 +85,16 @@ def _cast(session, gm, player):
 @sync_to_async
 def _play_the_scene(session, gm, player, second, scenario, planned, revealed) -> dict:
     """Run the script through the services; return the seq of each secret event."""
-    services.session_scenario_set(session=session, by=gm, scenario=scenario)
+    session_scenario_set(session=session, by=gm, scenario=scenario)
     session.refresh_from_db()
-    services.phase_advance(session=session, by=gm, from_phase=Phase.PRE_PLAY)
+    phase_advance(session=session, by=gm, from_phase=Phase.PRE_PLAY)
     session.refresh_from_db()
-    services.scene_start(session=session, by=gm, planned=planned)
-    services.chat_post(session=session, by=gm, text="The bell rings.", mode="narration")
-    to_a = services.chat_post(session=session, by=gm, text=WHISPER_TO_A, mode="whisper", to=player)
-    from_b = services.chat_post(session=session, by=second, text=WHISPER_FROM_B, mode="whisper")
-    services.scene_end(session=session, by=gm, backstage_notes=BACKSTAGE)
-    services.handout_reveal(session=session, by=gm, handout=revealed)
+    scene_start(session=session, by=gm, planned=planned)
+    chat_post(session=session, by=gm, text="The bell rings.", mode="narration")
+    to_a = chat_post(session=session, by=gm, text=WHISPER_TO_A, mode="whisper", to=player)
+    from_b = chat_post(session=session, by=second, text=WHISPER_FROM_B, mode="whisper")
+    scene_end(session=session, by=gm, backstage_notes=BACKSTAGE)
+    handout_reveal(session=session, by=gm, handout=revealed)
     events = TimelineEvent.objects.filter(session=session)
     return {
         "scenario": events.get(kind="scenario_chosen").seq,

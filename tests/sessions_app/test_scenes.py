@@ -4,7 +4,7 @@ conditions, the after-scene rule, no-scene mode, prepared checks and who may spe
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from sessions_app import selectors, services
+from sessions_app import selectors
 from sessions_app.models import (
     Appearance,
     Character,
@@ -15,6 +15,21 @@ from sessions_app.models import (
     TimelineEvent,
 )
 from sessions_app.services.checks import check_roll
+from sessions_app.services.play import phase_advance, session_scenario_set
+from sessions_app.services.scenes import (
+    companion_answer,
+    companion_propose,
+    entry_request,
+    exit_request,
+    prepared_check_fire,
+    scene_end,
+    scene_start,
+    stage_bring_in,
+    stage_request_decide,
+    stage_request_withdraw,
+    stage_take_out,
+)
+from sessions_app.services.timeline import chat_post
 from tests.factories import (
     CharacterFactory,
     MembershipFactory,
@@ -66,7 +81,7 @@ def opening(session, gm, pc, pc2):
 
 @pytest.fixture
 def scene(opening, gm, pc):
-    return services.scene_start(session=opening, by=gm, scene_player=pc, title="The bell tower")
+    return scene_start(session=opening, by=gm, scene_player=pc, title="The bell tower")
 
 
 def _profile(session, **fields):
@@ -100,7 +115,7 @@ def _visible_kinds(session, user, is_gm=False) -> list[str]:
 
 
 def test_scene_start_scene_player_appears_at_once(opening, gm, pc):
-    scene = services.scene_start(
+    scene = scene_start(
         session=opening, by=gm, scene_player=pc, place="Tower", purpose="Find the bell"
     )
 
@@ -110,7 +125,7 @@ def test_scene_start_scene_player_appears_at_once(opening, gm, pc):
 
 
 def test_scene_start_appends_events_with_the_gm_as_actor(opening, gm, pc):
-    services.scene_start(session=opening, by=gm, scene_player=pc, place="Tower")
+    scene_start(session=opening, by=gm, scene_player=pc, place="Tower")
 
     started, entered = _events(opening, "scene_started", "character_entered")
     assert (started.actor, started.payload["scene_player"], started.payload["place"]) == (
@@ -127,41 +142,41 @@ def test_scene_start_appends_events_with_the_gm_as_actor(opening, gm, pc):
 
 def test_scene_start_by_player_refused(opening, player, pc):
     with pytest.raises(PermissionDenied):
-        services.scene_start(session=opening, by=player, scene_player=pc)
+        scene_start(session=opening, by=player, scene_player=pc)
 
     assert not Scene.objects.exists()
 
 
 def test_scene_start_in_preplay_refused(session, gm, pc):
     with pytest.raises(ValidationError):
-        services.scene_start(session=session, by=gm, scene_player=pc)
+        scene_start(session=session, by=gm, scene_player=pc)
 
     assert not Scene.objects.exists()
 
 
 def test_scene_start_while_one_runs_refused(scene, opening, gm, pc2):
     with pytest.raises(ValidationError):
-        services.scene_start(session=opening, by=gm, scene_player=pc2)
+        scene_start(session=opening, by=gm, scene_player=pc2)
 
     assert Scene.objects.count() == 1
 
 
 def test_scene_start_without_scene_player_or_master_refused(opening, gm):
     with pytest.raises(ValidationError):
-        services.scene_start(session=opening, by=gm)
+        scene_start(session=opening, by=gm)
 
 
 def test_scene_start_scene_player_not_taking_part_refused(opening, gm, player):
     absent = CharacterFactory(table=opening.table, owner=player, name="Absent")
 
     with pytest.raises(ValidationError):
-        services.scene_start(session=opening, by=gm, scene_player=absent)
+        scene_start(session=opening, by=gm, scene_player=absent)
 
     assert not Scene.objects.exists()
 
 
 def test_scene_start_master_scene_puts_nobody_on_stage(opening, gm):
-    scene = services.scene_start(session=opening, by=gm, master=True, title="Meanwhile")
+    scene = scene_start(session=opening, by=gm, master=True, title="Meanwhile")
 
     assert scene.is_master
     assert _on_stage(scene) == set()
@@ -169,12 +184,12 @@ def test_scene_start_master_scene_puts_nobody_on_stage(opening, gm):
 
 def test_scene_start_from_planned_scene_takes_its_slot_and_text(opening, gm, pc2):
     scenario = ScenarioFactory(owner=gm)
-    services.session_scenario_set(session=opening, by=gm, scenario=scenario)
+    session_scenario_set(session=opening, by=gm, scenario=scenario)
     planned = PlannedSceneFactory(
         scenario=scenario, title="Docks", place="Pier 3", purpose="Meet Ren", scene_player_slot=2
     )
 
-    scene = services.scene_start(session=opening, by=gm, planned=planned)
+    scene = scene_start(session=opening, by=gm, planned=planned)
 
     assert (scene.scene_player, scene.title, scene.place, scene.purpose) == (
         pc2,
@@ -187,10 +202,10 @@ def test_scene_start_from_planned_scene_takes_its_slot_and_text(opening, gm, pc2
 
 def test_scene_start_from_planned_master_scene(opening, gm):
     scenario = ScenarioFactory(owner=gm)
-    services.session_scenario_set(session=opening, by=gm, scenario=scenario)
+    session_scenario_set(session=opening, by=gm, scenario=scenario)
     planned = PlannedSceneFactory(scenario=scenario, scene_player_slot=None)
 
-    scene = services.scene_start(session=opening, by=gm, planned=planned)
+    scene = scene_start(session=opening, by=gm, planned=planned)
 
     assert scene.is_master
 
@@ -199,14 +214,14 @@ def test_scene_start_from_planned_scene_of_another_scenario_refused(opening, gm)
     planned = PlannedSceneFactory(scenario=ScenarioFactory(owner=gm))
 
     with pytest.raises(ValidationError):
-        services.scene_start(session=opening, by=gm, planned=planned)
+        scene_start(session=opening, by=gm, planned=planned)
 
 
 def test_scene_start_copies_the_profiles_entry_condition(session, gm, pc, pc2):
     _profile(session, entry_condition="cost", entry_cost_resource="HP", entry_cost_amount="2")
     main_play_start(session, gm)
 
-    scene = services.scene_start(session=session, by=gm, scene_player=pc)
+    scene = scene_start(session=session, by=gm, scene_player=pc)
 
     assert (scene.entry_condition, scene.entry_cost_resource, scene.entry_cost_amount) == (
         "cost",
@@ -216,9 +231,9 @@ def test_scene_start_copies_the_profiles_entry_condition(session, gm, pc, pc2):
 
 
 def test_scene_start_numbers_scenes_in_order(scene, opening, gm, pc2):
-    services.scene_end(session=opening, by=gm)
+    scene_end(session=opening, by=gm)
 
-    second = services.scene_start(session=opening, by=gm, scene_player=pc2)
+    second = scene_start(session=opening, by=gm, scene_player=pc2)
 
     assert second.number == 2
 
@@ -227,9 +242,9 @@ def test_scene_start_numbers_scenes_in_order(scene, opening, gm, pc2):
 
 
 def test_scene_end_clears_the_stage_and_lapses_requests(scene, opening, gm, second_player, pc2):
-    request = services.entry_request(session=opening, by=second_player, character=pc2)
+    request = entry_request(session=opening, by=second_player, character=pc2)
 
-    services.scene_end(session=opening, by=gm)
+    scene_end(session=opening, by=gm)
 
     scene.refresh_from_db()
     request.refresh_from_db()
@@ -239,7 +254,7 @@ def test_scene_end_clears_the_stage_and_lapses_requests(scene, opening, gm, seco
 
 
 def test_scene_end_backstage_notes_are_gm_only(scene, opening, gm, player):
-    services.scene_end(session=opening, by=gm, backstage_notes="The bell is cracked.")
+    scene_end(session=opening, by=gm, backstage_notes="The bell is cracked.")
 
     (note,) = _events(opening, "backstage_note")
     assert (note.actor, note.visibility, note.payload["text"]) == (
@@ -253,7 +268,7 @@ def test_scene_end_backstage_notes_are_gm_only(scene, opening, gm, player):
 
 def test_scene_end_by_player_refused(scene, opening, player):
     with pytest.raises(PermissionDenied):
-        services.scene_end(session=opening, by=player)
+        scene_end(session=opening, by=player)
 
     scene.refresh_from_db()
     assert scene.status == Scene.Status.RUNNING
@@ -261,7 +276,7 @@ def test_scene_end_by_player_refused(scene, opening, player):
 
 def test_scene_end_without_running_scene_refused(opening, gm):
     with pytest.raises(ValidationError):
-        services.scene_end(session=opening, by=gm)
+        scene_end(session=opening, by=gm)
 
 
 # --------------------------------------------------------------------------- after-scene rule
@@ -293,12 +308,12 @@ def _hp(character: Character) -> int:
 def test_scene_end_after_scene_rule_touches_exactly_those_who_did_not_appear(
     session, gm, recovering
 ):
-    services.scene_start(session=session, by=gm, scene_player=recovering["Aki"])
+    scene_start(session=session, by=gm, scene_player=recovering["Aki"])
     # Ren appears and leaves before the end: appearing at all is what counts.
-    services.stage_bring_in(session=session, by=gm, character=recovering["Ren"])
-    services.stage_take_out(session=session, by=gm, character=recovering["Ren"])
+    stage_bring_in(session=session, by=gm, character=recovering["Ren"])
+    stage_take_out(session=session, by=gm, character=recovering["Ren"])
 
-    services.scene_end(session=session, by=gm)
+    scene_end(session=session, by=gm)
 
     (event,) = _events(session, "after_scene")
     assert {name: _hp(character) for name, character in recovering.items()} == {
@@ -314,9 +329,9 @@ def test_scene_end_after_scene_rule_touches_exactly_those_who_did_not_appear(
 def test_scene_end_after_scene_rule_rolls_with_injected_rng(session, gm, recovering):
     session.rules_profile.after_scene_amount = "1D6"
     session.rules_profile.save()
-    services.scene_start(session=session, by=gm, scene_player=recovering["Aki"])
+    scene_start(session=session, by=gm, scene_player=recovering["Aki"])
 
-    services.scene_end(session=session, by=gm, rng=FixedRng(4))
+    scene_end(session=session, by=gm, rng=FixedRng(4))
 
     (event,) = _events(session, "after_scene")
     rows = {row["character"]: row for row in event.payload["rows"]}
@@ -327,9 +342,9 @@ def test_scene_end_after_scene_rule_rolls_with_injected_rng(session, gm, recover
 
 def test_scene_end_without_after_scene_rule_changes_no_resource(opening, gm, player, pc):
     resting = cast_member(opening, player, name="Mio", resources={"HP": {"current": 1, "max": 9}})
-    services.scene_start(session=opening, by=gm, scene_player=pc)
+    scene_start(session=opening, by=gm, scene_player=pc)
 
-    services.scene_end(session=opening, by=gm)
+    scene_end(session=opening, by=gm)
 
     assert _hp(resting) == 1
     assert not _events(opening, "after_scene")
@@ -339,7 +354,7 @@ def test_scene_end_without_after_scene_rule_changes_no_resource(opening, gm, pla
 
 
 def test_stage_bring_in_by_gm(scene, opening, gm, pc2):
-    services.stage_bring_in(session=opening, by=gm, character=pc2)
+    stage_bring_in(session=opening, by=gm, character=pc2)
 
     (entered,) = _events(opening, "character_entered")[1:]
     assert _on_stage(scene) == {"Aki", "Ren"}
@@ -347,34 +362,34 @@ def test_stage_bring_in_by_gm(scene, opening, gm, pc2):
 
 
 def test_stage_bring_in_npc(scene, opening, gm, npc):
-    services.stage_bring_in(session=opening, by=gm, character=npc)
+    stage_bring_in(session=opening, by=gm, character=npc)
 
     assert "Librarian" in _on_stage(scene)
 
 
 def test_stage_bring_in_by_player_refused(scene, opening, second_player, pc2):
     with pytest.raises(PermissionDenied):
-        services.stage_bring_in(session=opening, by=second_player, character=pc2)
+        stage_bring_in(session=opening, by=second_player, character=pc2)
 
     assert _on_stage(scene) == {"Aki"}
 
 
 def test_stage_bring_in_already_on_stage_refused(scene, opening, gm, pc):
     with pytest.raises(ValidationError):
-        services.stage_bring_in(session=opening, by=gm, character=pc)
+        stage_bring_in(session=opening, by=gm, character=pc)
 
 
 def test_stage_bring_in_lapses_the_characters_entry_request(scene, opening, gm, second_player, pc2):
-    request = services.entry_request(session=opening, by=second_player, character=pc2)
+    request = entry_request(session=opening, by=second_player, character=pc2)
 
-    services.stage_bring_in(session=opening, by=gm, character=pc2)
+    stage_bring_in(session=opening, by=gm, character=pc2)
 
     request.refresh_from_db()
     assert request.status == StageRequest.Status.WITHDRAWN
 
 
 def test_stage_take_out_mid_scene(scene, opening, gm, pc):
-    services.stage_take_out(session=opening, by=gm, character=pc)
+    stage_take_out(session=opening, by=gm, character=pc)
 
     (exited,) = _events(opening, "character_exited")
     assert _on_stage(scene) == set()
@@ -383,12 +398,12 @@ def test_stage_take_out_mid_scene(scene, opening, gm, pc):
 
 def test_stage_take_out_off_stage_refused(scene, opening, gm, pc2):
     with pytest.raises(ValidationError):
-        services.stage_take_out(session=opening, by=gm, character=pc2)
+        stage_take_out(session=opening, by=gm, character=pc2)
 
 
 def test_stage_take_out_by_player_refused(scene, opening, player, pc):
     with pytest.raises(PermissionDenied):
-        services.stage_take_out(session=opening, by=player, character=pc)
+        stage_take_out(session=opening, by=player, character=pc)
 
     assert _on_stage(scene) == {"Aki"}
 
@@ -397,7 +412,7 @@ def test_stage_take_out_by_player_refused(scene, opening, player, pc):
 
 
 def test_companion_propose_asks_the_pcs_player(scene, opening, player, pc2):
-    request = services.companion_propose(session=opening, by=player, character=pc2)
+    request = companion_propose(session=opening, by=player, character=pc2)
 
     (event,) = _events(opening, "stage_requested")
     assert (request.kind, request.status) == ("companion", "asked")
@@ -405,51 +420,47 @@ def test_companion_propose_asks_the_pcs_player(scene, opening, player, pc2):
 
 
 def test_companion_propose_npc_goes_straight_to_the_gm(scene, opening, player, npc):
-    request = services.companion_propose(session=opening, by=player, character=npc)
+    request = companion_propose(session=opening, by=player, character=npc)
 
     assert request.status == StageRequest.Status.PENDING
 
 
 def test_companion_propose_by_other_player_refused(scene, opening, second_player, pc2):
     with pytest.raises(PermissionDenied):
-        services.companion_propose(session=opening, by=second_player, character=pc2)
+        companion_propose(session=opening, by=second_player, character=pc2)
 
     assert not StageRequest.objects.exists()
 
 
 def test_companion_declined_does_not_appear(scene, opening, gm, player, second_player, pc2):
-    request = services.companion_propose(session=opening, by=player, character=pc2)
+    request = companion_propose(session=opening, by=player, character=pc2)
 
-    services.companion_answer(
-        session=opening, by=second_player, request_id=request.pk, accept=False
-    )
+    companion_answer(session=opening, by=second_player, request_id=request.pk, accept=False)
 
     request.refresh_from_db()
     (answered,) = _events(opening, "stage_request_answered")
     assert request.status == StageRequest.Status.DECLINED
     assert (answered.actor, answered.payload["status"]) == (second_player, "declined")
     with pytest.raises(ValidationError):
-        services.stage_request_decide(session=opening, by=gm, request_id=request.pk, allow=True)
+        stage_request_decide(session=opening, by=gm, request_id=request.pk, allow=True)
     assert _on_stage(scene) == {"Aki"}
 
 
 def test_companion_accepted_and_allowed_appears(scene, opening, gm, player, second_player, pc2):
-    request = services.companion_propose(session=opening, by=player, character=pc2)
-    services.companion_answer(session=opening, by=second_player, request_id=request.pk, accept=True)
+    request = companion_propose(session=opening, by=player, character=pc2)
+    companion_answer(session=opening, by=second_player, request_id=request.pk, accept=True)
 
-    services.stage_request_decide(session=opening, by=gm, request_id=request.pk, allow=True)
+    stage_request_decide(session=opening, by=gm, request_id=request.pk, allow=True)
 
     assert Appearance.objects.get(scene=scene, character=pc2).way == Appearance.Way.COMPANION
 
 
 def test_companion_answer_for_another_players_pc_refused(scene, opening, gm, player, pc2):
-    request = services.companion_propose(session=opening, by=player, character=pc2)
+    request = companion_propose(session=opening, by=player, character=pc2)
 
     for someone in (player, gm):
         with pytest.raises(PermissionDenied):
-            services.companion_answer(
-                session=opening, by=someone, request_id=request.pk, accept=True
-            )
+            companion_answer(session=opening, by=someone, request_id=request.pk, accept=True)
 
     request.refresh_from_db()
     assert request.status == StageRequest.Status.ASKED
@@ -458,10 +469,10 @@ def test_companion_answer_for_another_players_pc_refused(scene, opening, gm, pla
 def test_companion_accepted_then_refused_by_gm_does_not_appear(
     scene, opening, gm, player, second_player, pc2
 ):
-    request = services.companion_propose(session=opening, by=player, character=pc2)
-    services.companion_answer(session=opening, by=second_player, request_id=request.pk, accept=True)
+    request = companion_propose(session=opening, by=player, character=pc2)
+    companion_answer(session=opening, by=second_player, request_id=request.pk, accept=True)
 
-    services.stage_request_decide(session=opening, by=gm, request_id=request.pk, allow=False)
+    stage_request_decide(session=opening, by=gm, request_id=request.pk, allow=False)
 
     request.refresh_from_db()
     assert request.status == StageRequest.Status.REFUSED
@@ -469,19 +480,19 @@ def test_companion_accepted_then_refused_by_gm_does_not_appear(
 
 
 def test_companion_propose_in_master_scene_refused(opening, gm, player, pc2):
-    services.scene_start(session=opening, by=gm, master=True)
+    scene_start(session=opening, by=gm, master=True)
 
     with pytest.raises(ValidationError):
-        services.companion_propose(session=opening, by=player, character=pc2)
+        companion_propose(session=opening, by=player, character=pc2)
 
 
 # --------------------------------------------------------------------------- entry requests
 
 
 def test_entry_request_allowed_enters_with_events(scene, opening, gm, second_player, pc2):
-    request = services.entry_request(session=opening, by=second_player, character=pc2)
+    request = entry_request(session=opening, by=second_player, character=pc2)
 
-    services.stage_request_decide(session=opening, by=gm, request_id=request.pk, allow=True)
+    stage_request_decide(session=opening, by=gm, request_id=request.pk, allow=True)
 
     request.refresh_from_db()
     # The first "character_entered" is the scene player's, at the start.
@@ -504,9 +515,9 @@ def test_entry_request_allowed_enters_with_events(scene, opening, gm, second_pla
 
 
 def test_entry_request_refused_does_not_enter(scene, opening, gm, second_player, pc2):
-    request = services.entry_request(session=opening, by=second_player, character=pc2)
+    request = entry_request(session=opening, by=second_player, character=pc2)
 
-    services.stage_request_decide(session=opening, by=gm, request_id=request.pk, allow=False)
+    stage_request_decide(session=opening, by=gm, request_id=request.pk, allow=False)
 
     request.refresh_from_db()
     assert request.status == StageRequest.Status.REFUSED
@@ -514,13 +525,11 @@ def test_entry_request_refused_does_not_enter(scene, opening, gm, second_player,
 
 
 def test_entry_request_approved_by_player_refused(scene, opening, player, second_player, pc2):
-    request = services.entry_request(session=opening, by=second_player, character=pc2)
+    request = entry_request(session=opening, by=second_player, character=pc2)
 
     for someone in (player, second_player):
         with pytest.raises(PermissionDenied):
-            services.stage_request_decide(
-                session=opening, by=someone, request_id=request.pk, allow=True
-            )
+            stage_request_decide(session=opening, by=someone, request_id=request.pk, allow=True)
 
     request.refresh_from_db()
     assert request.status == StageRequest.Status.PENDING
@@ -529,60 +538,60 @@ def test_entry_request_approved_by_player_refused(scene, opening, player, second
 
 def test_entry_request_for_another_players_pc_refused(scene, opening, player, pc2):
     with pytest.raises(PermissionDenied):
-        services.entry_request(session=opening, by=player, character=pc2)
+        entry_request(session=opening, by=player, character=pc2)
 
     assert not StageRequest.objects.exists()
 
 
 def test_entry_request_already_on_stage_refused(scene, opening, player, pc):
     with pytest.raises(ValidationError):
-        services.entry_request(session=opening, by=player, character=pc)
+        entry_request(session=opening, by=player, character=pc)
 
 
 def test_entry_request_twice_refused(scene, opening, second_player, pc2):
-    services.entry_request(session=opening, by=second_player, character=pc2)
+    entry_request(session=opening, by=second_player, character=pc2)
 
     with pytest.raises(ValidationError):
-        services.entry_request(session=opening, by=second_player, character=pc2)
+        entry_request(session=opening, by=second_player, character=pc2)
 
     assert StageRequest.objects.count() == 1
 
 
 def test_entry_request_without_running_scene_refused(opening, second_player, pc2):
     with pytest.raises(ValidationError):
-        services.entry_request(session=opening, by=second_player, character=pc2)
+        entry_request(session=opening, by=second_player, character=pc2)
 
 
 def test_entry_request_in_master_scene_refused_but_gm_brings_in(opening, gm, second_player, pc2):
-    scene = services.scene_start(session=opening, by=gm, master=True)
+    scene = scene_start(session=opening, by=gm, master=True)
 
     with pytest.raises(ValidationError):
-        services.entry_request(session=opening, by=second_player, character=pc2)
-    services.stage_bring_in(session=opening, by=gm, character=pc2)
+        entry_request(session=opening, by=second_player, character=pc2)
+    stage_bring_in(session=opening, by=gm, character=pc2)
 
     assert not StageRequest.objects.exists()
     assert _on_stage(scene) == {"Ren"}
 
 
 def test_stage_request_withdraw_by_requester(scene, opening, gm, second_player, pc2):
-    request = services.entry_request(session=opening, by=second_player, character=pc2)
+    request = entry_request(session=opening, by=second_player, character=pc2)
 
-    services.stage_request_withdraw(session=opening, by=second_player, request_id=request.pk)
+    stage_request_withdraw(session=opening, by=second_player, request_id=request.pk)
 
     request.refresh_from_db()
     (event,) = _events(opening, "stage_request_withdrawn")
     assert request.status == StageRequest.Status.WITHDRAWN
     assert event.actor == second_player
     with pytest.raises(ValidationError):
-        services.stage_request_decide(session=opening, by=gm, request_id=request.pk, allow=True)
+        stage_request_decide(session=opening, by=gm, request_id=request.pk, allow=True)
     assert _on_stage(scene) == {"Aki"}
 
 
 def test_stage_request_withdraw_by_other_player_refused(scene, opening, player, second_player, pc2):
-    request = services.entry_request(session=opening, by=second_player, character=pc2)
+    request = entry_request(session=opening, by=second_player, character=pc2)
 
     with pytest.raises(PermissionDenied):
-        services.stage_request_withdraw(session=opening, by=player, request_id=request.pk)
+        stage_request_withdraw(session=opening, by=player, request_id=request.pk)
 
     request.refresh_from_db()
     assert request.status == StageRequest.Status.PENDING
@@ -591,20 +600,20 @@ def test_stage_request_withdraw_by_other_player_refused(scene, opening, player, 
 def test_stage_request_decide_of_another_session_refused(scene, opening, gm, second_player, pc2):
     from tests.factories import GameSessionFactory
 
-    request = services.entry_request(session=opening, by=second_player, character=pc2)
+    request = entry_request(session=opening, by=second_player, character=pc2)
     other = GameSessionFactory(table=opening.table)
 
     with pytest.raises(ValidationError):
-        services.stage_request_decide(session=other, by=gm, request_id=request.pk, allow=True)
+        stage_request_decide(session=other, by=gm, request_id=request.pk, allow=True)
 
 
 # --------------------------------------------------------------------------- exit requests
 
 
 def test_exit_request_allowed_leaves_the_stage(scene, opening, gm, player, pc):
-    request = services.exit_request(session=opening, by=player, character=pc)
+    request = exit_request(session=opening, by=player, character=pc)
 
-    services.stage_request_decide(session=opening, by=gm, request_id=request.pk, allow=True)
+    stage_request_decide(session=opening, by=gm, request_id=request.pk, allow=True)
 
     (exited,) = _events(opening, "character_exited")
     assert _on_stage(scene) == set()
@@ -613,12 +622,12 @@ def test_exit_request_allowed_leaves_the_stage(scene, opening, gm, player, pc):
 
 def test_exit_request_for_another_players_pc_refused(scene, opening, second_player, pc):
     with pytest.raises(PermissionDenied):
-        services.exit_request(session=opening, by=second_player, character=pc)
+        exit_request(session=opening, by=second_player, character=pc)
 
 
 def test_exit_request_off_stage_refused(scene, opening, second_player, pc2):
     with pytest.raises(ValidationError):
-        services.exit_request(session=opening, by=second_player, character=pc2)
+        exit_request(session=opening, by=second_player, character=pc2)
 
 
 # --------------------------------------------------------------------------- entry conditions
@@ -633,12 +642,12 @@ def check_scene(session, gm, pc, pc2):
         entry_check_difficulty=10,
     )
     main_play_start(session, gm)
-    return services.scene_start(session=session, by=gm, scene_player=pc)
+    return scene_start(session=session, by=gm, scene_player=pc)
 
 
 def _entry_checked(session, gm, second_player, pc2) -> StageRequest:
-    request = services.entry_request(session=session, by=second_player, character=pc2)
-    services.stage_request_decide(session=session, by=gm, request_id=request.pk, allow=True)
+    request = entry_request(session=session, by=second_player, character=pc2)
+    stage_request_decide(session=session, by=gm, request_id=request.pk, allow=True)
     request.refresh_from_db()
     return request
 
@@ -679,7 +688,7 @@ def test_entry_check_passed_enters(check_scene, session, gm, second_player, pc2)
 def test_entry_check_cancelled_when_scene_ends(check_scene, session, gm, second_player, pc2):
     request = _entry_checked(session, gm, second_player, pc2)
 
-    services.scene_end(session=session, by=gm)
+    scene_end(session=session, by=gm)
 
     request.refresh_from_db()
     request.check_request.refresh_from_db()
@@ -698,8 +707,8 @@ def cost_session(session, gm, player, second_player):
             session, second_player, name="Ren", resources={"HP": {"current": current, "max": 10}}
         )
         main_play_start(session, gm)
-        scene = services.scene_start(session=session, by=gm, scene_player=aki)
-        request = services.entry_request(session=session, by=second_player, character=ren)
+        scene = scene_start(session=session, by=gm, scene_player=aki)
+        request = entry_request(session=session, by=second_player, character=ren)
         return scene, request, ren
 
     return make
@@ -708,7 +717,7 @@ def cost_session(session, gm, player, second_player):
 def test_entry_cost_paid_enters(session, gm, cost_session):
     scene, request, ren = cost_session("2")
 
-    services.stage_request_decide(session=session, by=gm, request_id=request.pk, allow=True)
+    stage_request_decide(session=session, by=gm, request_id=request.pk, allow=True)
 
     (event,) = _events(session, "entry_condition")
     assert _hp(ren) == 1
@@ -721,7 +730,7 @@ def test_entry_cost_too_little_refused_and_nothing_changes(session, gm, cost_ses
     events_before = TimelineEvent.objects.count()
 
     with pytest.raises(ValidationError):
-        services.stage_request_decide(session=session, by=gm, request_id=request.pk, allow=True)
+        stage_request_decide(session=session, by=gm, request_id=request.pk, allow=True)
 
     request.refresh_from_db()
     assert (request.status, request.decided_by) == (StageRequest.Status.PENDING, None)
@@ -733,9 +742,7 @@ def test_entry_cost_too_little_refused_and_nothing_changes(session, gm, cost_ses
 def test_entry_cost_rolled_beyond_the_resource_fails_without_paying(session, gm, cost_session):
     scene, request, ren = cost_session("1D6")
 
-    services.stage_request_decide(
-        session=session, by=gm, request_id=request.pk, allow=True, rng=FixedRng(6)
-    )
+    stage_request_decide(session=session, by=gm, request_id=request.pk, allow=True, rng=FixedRng(6))
 
     request.refresh_from_db()
     (event,) = _events(session, "entry_condition")
@@ -748,9 +755,7 @@ def test_entry_cost_rolled_beyond_the_resource_fails_without_paying(session, gm,
 def test_entry_cost_rolled_with_injected_rng_is_paid(session, gm, cost_session):
     scene, request, ren = cost_session("1D6")
 
-    services.stage_request_decide(
-        session=session, by=gm, request_id=request.pk, allow=True, rng=FixedRng(2)
-    )
+    stage_request_decide(session=session, by=gm, request_id=request.pk, allow=True, rng=FixedRng(2))
 
     assert _hp(ren) == 1
     assert "Ren" in _on_stage(scene)
@@ -761,7 +766,7 @@ def test_entry_cost_without_the_resource_refused(session, gm, cost_session):
     Character.objects.filter(pk=ren.pk).update(resources={})
 
     with pytest.raises(ValidationError):
-        services.stage_request_decide(session=session, by=gm, request_id=request.pk, allow=True)
+        stage_request_decide(session=session, by=gm, request_id=request.pk, allow=True)
 
     request.refresh_from_db()
     assert request.status == StageRequest.Status.PENDING
@@ -769,11 +774,11 @@ def test_entry_cost_without_the_resource_refused(session, gm, cost_session):
 
 def test_companion_pays_no_entry_cost(session, gm, player, cost_session):
     scene, request, ren = cost_session("2")
-    services.stage_request_withdraw(session=session, by=ren.owner, request_id=request.pk)
-    companion = services.companion_propose(session=session, by=player, character=ren)
-    services.companion_answer(session=session, by=ren.owner, request_id=companion.pk, accept=True)
+    stage_request_withdraw(session=session, by=ren.owner, request_id=request.pk)
+    companion = companion_propose(session=session, by=player, character=ren)
+    companion_answer(session=session, by=ren.owner, request_id=companion.pk, accept=True)
 
-    services.stage_request_decide(session=session, by=gm, request_id=companion.pk, allow=True)
+    stage_request_decide(session=session, by=gm, request_id=companion.pk, allow=True)
 
     assert _hp(ren) == 3
     assert "Ren" in _on_stage(scene)
@@ -801,21 +806,21 @@ def test_no_scene_mode_refuses_entry_and_exit_requests(
     late = cast_member(session, second_player, name="Late")
 
     with pytest.raises(ValidationError):
-        services.entry_request(session=session, by=second_player, character=late)
+        entry_request(session=session, by=second_player, character=late)
     with pytest.raises(ValidationError):
-        services.exit_request(session=session, by=player, character=pc)
+        exit_request(session=session, by=player, character=pc)
 
     assert not StageRequest.objects.exists()
 
 
 def test_no_scene_mode_refuses_scene_start(continuous, session, gm, pc):
     with pytest.raises(ValidationError):
-        services.scene_start(session=session, by=gm, scene_player=pc)
+        scene_start(session=session, by=gm, scene_player=pc)
 
 
 def test_no_scene_mode_scene_ends_at_after_play(continuous, session, gm):
     for phase in ["opening", "middle", "climax", "ending"]:
-        services.phase_advance(session=session, by=gm, from_phase=phase)
+        phase_advance(session=session, by=gm, from_phase=phase)
 
     continuous.refresh_from_db()
     assert continuous.status == Scene.Status.ENDED
@@ -824,7 +829,7 @@ def test_no_scene_mode_scene_ends_at_after_play(continuous, session, gm):
 
 
 def test_no_scene_mode_scene_runs_through_the_phases(continuous, session, gm):
-    services.phase_advance(session=session, by=gm, from_phase=Phase.OPENING)
+    phase_advance(session=session, by=gm, from_phase=Phase.OPENING)
 
     continuous.refresh_from_db()
     assert continuous.status == Scene.Status.RUNNING
@@ -836,7 +841,7 @@ def test_no_scene_mode_scene_runs_through_the_phases(continuous, session, gm):
 @pytest.fixture
 def prepared(opening, gm):
     scenario = ScenarioFactory(owner=gm)
-    services.session_scenario_set(session=opening, by=gm, scenario=scenario)
+    session_scenario_set(session=opening, by=gm, scenario=scenario)
     opening.refresh_from_db()
     return PreparedCheckFactory(
         planned_scene=PlannedSceneFactory(scenario=scenario),
@@ -848,7 +853,7 @@ def prepared(opening, gm):
 
 
 def test_prepared_check_fire_uses_the_scenarios_values(scene, opening, gm, pc, prepared):
-    request = services.prepared_check_fire(session=opening, by=gm, prepared=prepared, character=pc)
+    request = prepared_check_fire(session=opening, by=gm, prepared=prepared, character=pc)
 
     assert (request.label, request.value_name, request.value) == ("Hear the bell", "Strength", 3)
     assert (request.difficulty, request.secret, request.character) == (11, True, pc)
@@ -856,7 +861,7 @@ def test_prepared_check_fire_uses_the_scenarios_values(scene, opening, gm, pc, p
 
 def test_prepared_check_fire_off_stage_refused(scene, opening, gm, pc2, prepared):
     with pytest.raises(ValidationError):
-        services.prepared_check_fire(session=opening, by=gm, prepared=prepared, character=pc2)
+        prepared_check_fire(session=opening, by=gm, prepared=prepared, character=pc2)
 
     assert not CheckRequest.objects.exists()
 
@@ -865,19 +870,19 @@ def test_prepared_check_fire_of_another_scenario_refused(scene, opening, gm, pc)
     foreign = PreparedCheckFactory(planned_scene=PlannedSceneFactory(scenario=ScenarioFactory()))
 
     with pytest.raises(ValidationError):
-        services.prepared_check_fire(session=opening, by=gm, prepared=foreign, character=pc)
+        prepared_check_fire(session=opening, by=gm, prepared=foreign, character=pc)
 
 
 def test_prepared_check_fire_by_player_refused(scene, opening, player, pc, prepared):
     with pytest.raises(PermissionDenied):
-        services.prepared_check_fire(session=opening, by=player, prepared=prepared, character=pc)
+        prepared_check_fire(session=opening, by=player, prepared=prepared, character=pc)
 
 
 # --------------------------------------------------------------------------- who may speak
 
 
 def test_chat_in_character_for_own_pc_on_stage(scene, opening, player, pc):
-    event = services.chat_post(session=opening, by=player, text="Ring!", mode="ic", character=pc)
+    event = chat_post(session=opening, by=player, text="Ring!", mode="ic", character=pc)
 
     assert event.payload == {
         "text": "Ring!",
@@ -889,59 +894,59 @@ def test_chat_in_character_for_own_pc_on_stage(scene, opening, player, pc):
 
 def test_chat_in_character_off_stage_refused(scene, opening, second_player, pc2):
     with pytest.raises(ValidationError):
-        services.chat_post(session=opening, by=second_player, text="Hi", mode="ic", character=pc2)
+        chat_post(session=opening, by=second_player, text="Hi", mode="ic", character=pc2)
 
     assert not _events(opening, "chat")
 
 
 def test_chat_in_character_as_another_players_pc_refused(scene, opening, second_player, pc):
     with pytest.raises(PermissionDenied):
-        services.chat_post(session=opening, by=second_player, text="Hi", mode="ic", character=pc)
+        chat_post(session=opening, by=second_player, text="Hi", mode="ic", character=pc)
 
 
 def test_chat_in_character_gm_cannot_speak_as_a_pc(scene, opening, gm, pc):
     with pytest.raises(PermissionDenied):
-        services.chat_post(session=opening, by=gm, text="Hi", mode="ic", character=pc)
+        chat_post(session=opening, by=gm, text="Hi", mode="ic", character=pc)
 
 
 def test_chat_in_character_gm_speaks_as_npc_on_stage(scene, opening, gm, npc):
-    services.stage_bring_in(session=opening, by=gm, character=npc)
+    stage_bring_in(session=opening, by=gm, character=npc)
 
-    event = services.chat_post(session=opening, by=gm, text="Quiet!", mode="ic", character=npc)
+    event = chat_post(session=opening, by=gm, text="Quiet!", mode="ic", character=npc)
 
     assert (event.actor, event.payload["character"]) == (gm, "Librarian")
 
 
 def test_chat_in_character_npc_off_stage_refused(scene, opening, gm, npc):
     with pytest.raises(ValidationError):
-        services.chat_post(session=opening, by=gm, text="Quiet!", mode="ic", character=npc)
+        chat_post(session=opening, by=gm, text="Quiet!", mode="ic", character=npc)
 
 
 def test_chat_in_character_without_character_refused(scene, opening, player):
     with pytest.raises(ValidationError):
-        services.chat_post(session=opening, by=player, text="Hi", mode="ic")
+        chat_post(session=opening, by=player, text="Hi", mode="ic")
 
 
 def test_chat_narration_by_gm(opening, gm):
-    event = services.chat_post(session=opening, by=gm, text="Night falls.", mode="narration")
+    event = chat_post(session=opening, by=gm, text="Night falls.", mode="narration")
 
     assert (event.payload["mode"], event.visibility) == ("narration", "everyone")
 
 
 def test_chat_narration_by_player_refused(opening, player):
     with pytest.raises(PermissionDenied):
-        services.chat_post(session=opening, by=player, text="Night falls.", mode="narration")
+        chat_post(session=opening, by=player, text="Night falls.", mode="narration")
 
     assert not _events(opening, "chat")
 
 
 def test_chat_unknown_mode_refused(opening, player):
     with pytest.raises(ValidationError):
-        services.chat_post(session=opening, by=player, text="Hi", mode="shout")
+        chat_post(session=opening, by=player, text="Hi", mode="shout")
 
 
 def test_chat_whisper_from_gm_reaches_only_that_player(opening, gm, player, second_player):
-    event = services.chat_post(session=opening, by=gm, text="psst", mode="whisper", to=player)
+    event = chat_post(session=opening, by=gm, text="psst", mode="whisper", to=player)
 
     assert list(event.audience.all()) == [player]
     assert "whisper" in _visible_kinds(opening, player)
@@ -950,7 +955,7 @@ def test_chat_whisper_from_gm_reaches_only_that_player(opening, gm, player, seco
 
 
 def test_chat_whisper_from_player_reaches_only_the_gm(opening, gm, player, second_player):
-    event = services.chat_post(session=opening, by=second_player, text="psst", mode="whisper")
+    event = chat_post(session=opening, by=second_player, text="psst", mode="whisper")
 
     assert event.payload["to_gm"] is True
     assert "whisper" in _visible_kinds(opening, gm, is_gm=True)
@@ -960,7 +965,7 @@ def test_chat_whisper_from_player_reaches_only_the_gm(opening, gm, player, secon
 def test_chat_whisper_from_gm_needs_a_player(opening, gm, outsider):
     for to in (None, gm, outsider):
         with pytest.raises(ValidationError):
-            services.chat_post(session=opening, by=gm, text="psst", mode="whisper", to=to)
+            chat_post(session=opening, by=gm, text="psst", mode="whisper", to=to)
 
     assert not _events(opening, "whisper")
 
@@ -970,7 +975,7 @@ def test_entry_check_cancelled_when_gm_brings_the_character_in(
 ):
     request = _entry_checked(session, gm, second_player, pc2)
 
-    services.stage_bring_in(session=session, by=gm, character=pc2)
+    stage_bring_in(session=session, by=gm, character=pc2)
 
     request.refresh_from_db()
     request.check_request.refresh_from_db()

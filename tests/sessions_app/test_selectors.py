@@ -1,5 +1,6 @@
-from sessions_app import selectors, services
+from sessions_app import selectors
 from sessions_app.models import TimelineEvent
+from sessions_app.services.timeline import presence_enter, presence_seen, timeline_append
 from tests.factories import TableFactory, UserFactory
 
 
@@ -25,11 +26,11 @@ def test_session_for_member_returns_membership(session, player):
 
 
 def _append_mixed_events(session, gm, player):
-    services.timeline_append(session=session, kind="public", actor=gm)
-    services.timeline_append(
+    timeline_append(session=session, kind="public", actor=gm)
+    timeline_append(
         session=session, kind="secret", actor=gm, visibility=TimelineEvent.Visibility.GM
     )
-    services.timeline_append(
+    timeline_append(
         session=session,
         kind="whisper",
         actor=gm,
@@ -69,7 +70,7 @@ def test_visible_events_gm_sees_everything(session, gm, player):
 
 def test_events_after_returns_only_later_events(session, gm):
     for _ in range(4):
-        services.timeline_append(session=session, kind="note", actor=gm)
+        timeline_append(session=session, kind="note", actor=gm)
 
     seqs = [
         e.seq
@@ -80,9 +81,9 @@ def test_events_after_returns_only_later_events(session, gm):
 
 
 def test_present_users_counts_each_user_once(session, player, gm):
-    services.presence_enter(session_id=session.pk, user=player, channel_name="a")
-    services.presence_enter(session_id=session.pk, user=player, channel_name="b")
-    services.presence_enter(session_id=session.pk, user=gm, channel_name="c")
+    presence_enter(session_id=session.pk, user=player, channel_name="a")
+    presence_enter(session_id=session.pk, user=player, channel_name="b")
+    presence_enter(session_id=session.pk, user=gm, channel_name="c")
 
     assert selectors.present_users(session_id=session.pk) == [gm, player]
 
@@ -94,8 +95,8 @@ def test_present_users_forgets_sockets_not_seen_for_long(session, player, gm):
 
     from sessions_app.models import Presence
 
-    services.presence_enter(session_id=session.pk, user=player, channel_name="stale")
-    services.presence_enter(session_id=session.pk, user=gm, channel_name="alive")
+    presence_enter(session_id=session.pk, user=player, channel_name="stale")
+    presence_enter(session_id=session.pk, user=gm, channel_name="alive")
     Presence.objects.filter(channel_name="stale").update(
         last_seen=timezone.now() - datetime.timedelta(minutes=10)
     )
@@ -110,12 +111,12 @@ def test_presence_seen_refreshes_a_socket(session, player):
 
     from sessions_app.models import Presence
 
-    services.presence_enter(session_id=session.pk, user=player, channel_name="c1")
+    presence_enter(session_id=session.pk, user=player, channel_name="c1")
     Presence.objects.filter(channel_name="c1").update(
         last_seen=timezone.now() - datetime.timedelta(minutes=10)
     )
 
-    services.presence_seen(channel_name="c1")
+    presence_seen(channel_name="c1")
 
     assert selectors.present_users(session_id=session.pk) == [player]
 

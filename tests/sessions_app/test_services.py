@@ -5,15 +5,29 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
-from sessions_app import services
 from sessions_app.models import GameSession, Invite, Membership, Table, TimelineEvent
+from sessions_app.services.tables import (
+    InviteError,
+    invite_accept,
+    invite_create,
+    session_create,
+    table_create,
+    user_signup_and_accept,
+)
+from sessions_app.services.timeline import (
+    CHAT_MAX_LENGTH,
+    chat_post,
+    presence_enter,
+    presence_leave,
+    timeline_append,
+)
 from tests.factories import standard_profile
 
 User = get_user_model()
 
 
 def test_table_create_makes_creator_gm_member(gm):
-    table = services.table_create(gm=gm, name="  Friday table ")
+    table = table_create(gm=gm, name="  Friday table ")
 
     assert table.name == "Friday table"
     membership = Membership.objects.get(table=table, user=gm)
@@ -22,14 +36,14 @@ def test_table_create_makes_creator_gm_member(gm):
 
 def test_table_create_blank_name_refused_and_nothing_created(gm):
     with pytest.raises(ValidationError):
-        services.table_create(gm=gm, name="   ")
+        table_create(gm=gm, name="   ")
 
     assert not Table.objects.exists()
     assert not Membership.objects.exists()
 
 
 def test_invite_create_by_gm_expires_in_future(table, gm):
-    invite = services.invite_create(table=table, by=gm)
+    invite = invite_create(table=table, by=gm)
 
     assert invite.is_usable()
     assert len(invite.token) >= 30
@@ -37,65 +51,65 @@ def test_invite_create_by_gm_expires_in_future(table, gm):
 
 def test_invite_create_by_player_refused(table, player_membership, player):
     with pytest.raises(PermissionDenied):
-        services.invite_create(table=table, by=player)
+        invite_create(table=table, by=player)
 
     assert not Invite.objects.exists()
 
 
 def test_invite_accept_makes_player_member(table, gm, outsider):
-    invite = services.invite_create(table=table, by=gm)
+    invite = invite_create(table=table, by=gm)
 
-    membership = services.invite_accept(token=invite.token, user=outsider)
+    membership = invite_accept(token=invite.token, user=outsider)
 
     assert membership.table == table
     assert membership.role == Membership.Role.PLAYER
 
 
 def test_invite_accept_twice_keeps_one_membership(table, gm, outsider):
-    invite = services.invite_create(table=table, by=gm)
+    invite = invite_create(table=table, by=gm)
 
-    services.invite_accept(token=invite.token, user=outsider)
-    services.invite_accept(token=invite.token, user=outsider)
+    invite_accept(token=invite.token, user=outsider)
+    invite_accept(token=invite.token, user=outsider)
 
     assert Membership.objects.filter(table=table, user=outsider).count() == 1
 
 
 def test_invite_accept_by_gm_keeps_gm_role(table, gm):
-    invite = services.invite_create(table=table, by=gm)
+    invite = invite_create(table=table, by=gm)
 
-    membership = services.invite_accept(token=invite.token, user=gm)
+    membership = invite_accept(token=invite.token, user=gm)
 
     assert membership.role == Membership.Role.GM
 
 
 def test_invite_accept_expired_refused_and_nothing_created(table, gm, outsider):
-    invite = services.invite_create(table=table, by=gm, lifetime=datetime.timedelta(seconds=-1))
+    invite = invite_create(table=table, by=gm, lifetime=datetime.timedelta(seconds=-1))
 
-    with pytest.raises(services.InviteError, match="expired"):
-        services.invite_accept(token=invite.token, user=outsider)
+    with pytest.raises(InviteError, match="expired"):
+        invite_accept(token=invite.token, user=outsider)
 
     assert not Membership.objects.filter(user=outsider).exists()
 
 
 def test_invite_accept_unknown_token_refused_and_nothing_created(table, outsider):
-    with pytest.raises(services.InviteError, match="not known"):
-        services.invite_accept(token="no-such-token", user=outsider)
+    with pytest.raises(InviteError, match="not known"):
+        invite_accept(token="no-such-token", user=outsider)
 
     assert not Membership.objects.filter(user=outsider).exists()
 
 
 def test_invite_accept_revoked_refused(table, gm, outsider):
-    invite = services.invite_create(table=table, by=gm)
+    invite = invite_create(table=table, by=gm)
     Invite.objects.filter(pk=invite.pk).update(revoked=True)
 
-    with pytest.raises(services.InviteError, match="withdrawn"):
-        services.invite_accept(token=invite.token, user=outsider)
+    with pytest.raises(InviteError, match="withdrawn"):
+        invite_accept(token=invite.token, user=outsider)
 
 
 def test_user_signup_and_accept_creates_user_and_membership(table, gm):
-    invite = services.invite_create(table=table, by=gm)
+    invite = invite_create(table=table, by=gm)
 
-    user, membership = services.user_signup_and_accept(
+    user, membership = user_signup_and_accept(
         token=invite.token, username="newcomer", password="a-long-pass-phrase"
     )
 
@@ -104,10 +118,10 @@ def test_user_signup_and_accept_creates_user_and_membership(table, gm):
 
 
 def test_user_signup_and_accept_expired_invite_creates_no_user(table, gm):
-    invite = services.invite_create(table=table, by=gm, lifetime=datetime.timedelta(seconds=-1))
+    invite = invite_create(table=table, by=gm, lifetime=datetime.timedelta(seconds=-1))
 
-    with pytest.raises(services.InviteError):
-        services.user_signup_and_accept(
+    with pytest.raises(InviteError):
+        user_signup_and_accept(
             token=invite.token, username="newcomer", password="a-long-pass-phrase"
         )
 
@@ -115,16 +129,16 @@ def test_user_signup_and_accept_expired_invite_creates_no_user(table, gm):
 
 
 def test_user_signup_and_accept_weak_password_creates_no_user(table, gm):
-    invite = services.invite_create(table=table, by=gm)
+    invite = invite_create(table=table, by=gm)
 
     with pytest.raises(ValidationError):
-        services.user_signup_and_accept(token=invite.token, username="newcomer", password="123")
+        user_signup_and_accept(token=invite.token, username="newcomer", password="123")
 
     assert not User.objects.filter(username="newcomer").exists()
 
 
 def test_session_create_by_gm_appends_first_event(table, gm):
-    session = services.session_create(
+    session = session_create(
         table=table,
         by=gm,
         title="Opening night",
@@ -138,7 +152,7 @@ def test_session_create_by_gm_appends_first_event(table, gm):
 
 def test_session_create_by_player_refused(table, player_membership, player):
     with pytest.raises(PermissionDenied):
-        services.session_create(
+        session_create(
             table=table,
             by=player,
             title="Mine",
@@ -151,7 +165,7 @@ def test_session_create_by_player_refused(table, player_membership, player):
 
 def test_session_create_blank_title_refused(table, gm):
     with pytest.raises(ValidationError):
-        services.session_create(
+        session_create(
             table=table,
             by=gm,
             title=" ",
@@ -163,8 +177,8 @@ def test_session_create_blank_title_refused(table, gm):
 
 
 def test_timeline_append_numbers_events_in_order(session, gm):
-    first = services.timeline_append(session=session, kind="note", actor=gm)
-    second = services.timeline_append(session=session, kind="note", actor=gm)
+    first = timeline_append(session=session, kind="note", actor=gm)
+    second = timeline_append(session=session, kind="note", actor=gm)
 
     assert (first.seq, second.seq) == (1, 2)
     session.refresh_from_db()
@@ -173,13 +187,11 @@ def test_timeline_append_numbers_events_in_order(session, gm):
 
 def test_timeline_append_users_visibility_needs_audience(session, gm):
     with pytest.raises(ValidationError):
-        services.timeline_append(
-            session=session, kind="whisper", visibility=TimelineEvent.Visibility.USERS
-        )
+        timeline_append(session=session, kind="whisper", visibility=TimelineEvent.Visibility.USERS)
 
 
 def test_timeline_event_update_refused(session, gm):
-    event = services.timeline_append(session=session, kind="note", actor=gm)
+    event = timeline_append(session=session, kind="note", actor=gm)
     event.kind = "edited"
 
     with pytest.raises(ValueError, match="append-only"):
@@ -187,14 +199,14 @@ def test_timeline_event_update_refused(session, gm):
 
 
 def test_timeline_event_delete_refused(session, gm):
-    event = services.timeline_append(session=session, kind="note", actor=gm)
+    event = timeline_append(session=session, kind="note", actor=gm)
 
     with pytest.raises(ValueError, match="append-only"):
         event.delete()
 
 
 def test_timeline_queryset_update_and_delete_refused(session, gm):
-    services.timeline_append(session=session, kind="note", actor=gm)
+    timeline_append(session=session, kind="note", actor=gm)
 
     with pytest.raises(ValueError):
         TimelineEvent.objects.filter(session=session).update(kind="x")
@@ -204,51 +216,51 @@ def test_timeline_queryset_update_and_delete_refused(session, gm):
 
 def test_timeline_append_rolled_back_keeps_sequence(session, gm):
     with pytest.raises(RuntimeError), transaction.atomic():
-        services.timeline_append(session=session, kind="note", actor=gm)
+        timeline_append(session=session, kind="note", actor=gm)
         raise RuntimeError("abort")
 
-    event = services.timeline_append(session=session, kind="note", actor=gm)
+    event = timeline_append(session=session, kind="note", actor=gm)
     assert event.seq == 1
 
 
 def test_chat_post_by_player_is_public(session, player):
-    event = services.chat_post(session=session, by=player, text=" Hello ")
+    event = chat_post(session=session, by=player, text=" Hello ")
 
     assert event.payload == {"text": "Hello"}
     assert event.visibility == TimelineEvent.Visibility.EVERYONE
 
 
 def test_chat_post_gm_only_by_gm(session, gm):
-    event = services.chat_post(session=session, by=gm, text="The butler did it", gm_only=True)
+    event = chat_post(session=session, by=gm, text="The butler did it", gm_only=True)
 
     assert event.visibility == TimelineEvent.Visibility.GM
 
 
 def test_chat_post_gm_only_by_player_refused(session, player):
     with pytest.raises(PermissionDenied):
-        services.chat_post(session=session, by=player, text="psst", gm_only=True)
+        chat_post(session=session, by=player, text="psst", gm_only=True)
 
     assert not TimelineEvent.objects.filter(kind="chat").exists()
 
 
 def test_chat_post_by_outsider_refused(session, outsider):
     with pytest.raises(PermissionDenied):
-        services.chat_post(session=session, by=outsider, text="hi")
+        chat_post(session=session, by=outsider, text="hi")
 
 
 def test_chat_post_empty_refused(session, player):
     with pytest.raises(ValidationError):
-        services.chat_post(session=session, by=player, text="   ")
+        chat_post(session=session, by=player, text="   ")
 
 
 def test_chat_post_too_long_refused(session, player):
     with pytest.raises(ValidationError):
-        services.chat_post(session=session, by=player, text="x" * (services.CHAT_MAX_LENGTH + 1))
+        chat_post(session=session, by=player, text="x" * (CHAT_MAX_LENGTH + 1))
 
 
 def test_presence_enter_and_leave(session, player):
-    services.presence_enter(session_id=session.pk, user=player, channel_name="chan-1")
+    presence_enter(session_id=session.pk, user=player, channel_name="chan-1")
     assert session.presences.filter(user=player).count() == 1
 
-    services.presence_leave(channel_name="chan-1")
+    presence_leave(channel_name="chan-1")
     assert not session.presences.exists()

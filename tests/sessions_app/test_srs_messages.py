@@ -9,7 +9,8 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.utils import translation
 
-from sessions_app import services, srs
+from sessions_app import srs
+from sessions_app.services.checks import command_roll
 from sessions_app.srs_messages import COMMAND_MESSAGES, command_error_message
 
 
@@ -62,5 +63,5 @@ def test_japanese_readers_get_japanese(command, expected):
 @pytest.mark.django_db
 def test_the_roll_box_refuses_in_the_session_s_language(session, player):
     with translation.override("ja"), pytest.raises(ValidationError) as caught:
-        services.command_roll(session=session, by=player, text="2D6>=")
+        command_roll(session=session, by=player, text="2D6>=")
     assert "目標値がありません" in caught.value.message_dict["text"][0]

@@ -4,8 +4,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from sessions_app import services
 from sessions_app.models import Appearance, GameSession, Scene, StageRequest, TimelineEvent
+from sessions_app.services.play import phase_advance
+from sessions_app.services.scenes import scene_start, stage_take_out
+from sessions_app.services.timeline import chat_post
 from tests.factories import CharacterFactory, MembershipFactory, UserFactory
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -39,8 +41,8 @@ def _stage(client, session, **data):
 
 @pytest.fixture
 def scene_running(session, gm, pc):
-    services.phase_advance(session=session, by=gm, from_phase="preplay")
-    return services.scene_start(session=session, by=gm, scene_player=pc, title="Letter")
+    phase_advance(session=session, by=gm, from_phase="preplay")
+    return scene_start(session=session, by=gm, scene_player=pc, title="Letter")
 
 
 def test_stage_action_gm_starts_main_play(session, gm, player_membership):
@@ -165,7 +167,7 @@ def test_chat_in_character_for_own_pc_on_stage(
 def test_chat_in_character_for_off_stage_pc_refused(
     session, gm, player, player_membership, scene_running, pc
 ):
-    services.stage_take_out(session=session, by=gm, character=pc)
+    stage_take_out(session=session, by=gm, character=pc)
 
     response = _client(player).post(
         reverse("chat_post", args=[session.pk]),
@@ -205,7 +207,7 @@ def test_chat_malformed_voice_refused(session, player, player_membership):
 
 def test_room_shows_latest_lines_and_offers_earlier(session, gm, player, player_membership):
     for number in range(1, 46):
-        services.chat_post(session=session, by=gm, text=f"Line {number:02d}")
+        chat_post(session=session, by=gm, text=f"Line {number:02d}")
     client = _client(player)
 
     page = client.get(reverse("session_room", args=[session.pk])).content.decode()
@@ -221,8 +223,8 @@ def test_room_shows_latest_lines_and_offers_earlier(session, gm, player, player_
 
 
 def test_earlier_events_hide_what_the_player_may_not_see(session, gm, player, player_membership):
-    services.chat_post(session=session, by=gm, text="Secret plan", gm_only=True)
-    services.chat_post(session=session, by=gm, text="Hello all")
+    chat_post(session=session, by=gm, text="Secret plan", gm_only=True)
+    chat_post(session=session, by=gm, text="Hello all")
     last = GameSession.objects.get(pk=session.pk).last_seq + 1
 
     earlier = (

@@ -4,8 +4,15 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from sessions_app import selectors, services
+from sessions_app import selectors
 from sessions_app.models import Roll
+from sessions_app.services.checks import (
+    check_request,
+    check_roll,
+    command_roll,
+    roll_reveal,
+    roll_void,
+)
 from tests.factories import CharacterFactory, GameSessionFactory
 
 
@@ -26,8 +33,8 @@ def _client(user):
 
 def _roll(session, gm, player, pc, dice, **request):
     arguments = {"label": "Climb", "value_name": "Strength", "difficulty": 10, **request}
-    check = services.check_request(session=session, by=gm, character=pc, **arguments)
-    return services.check_roll(request_id=check.pk, by=player, dice=dice)
+    check = check_request(session=session, by=gm, character=pc, **arguments)
+    return check_roll(request_id=check.pk, by=player, dice=dice)
 
 
 def _everyone(client, session):
@@ -102,7 +109,7 @@ def test_unrevealed_secret_roll_counted_for_gm(session, gm, player, pc):
 
 def test_revealed_secret_roll_counted_for_player_and_gm(session, gm, player, pc):
     roll = _roll(session, gm, player, pc, (6, 6), secret=True)
-    services.roll_reveal(roll=roll, by=gm)
+    roll_reveal(roll=roll, by=gm)
 
     for user in (player, gm):
         stats = _everyone(_client(user), session)
@@ -121,13 +128,13 @@ def test_secret_difficulty_hides_success_from_player(session, gm, player, pc):
 
 def test_voided_roll_not_counted(session, gm, player, pc):
     roll = _roll(session, gm, player, pc, (6, 6))
-    services.roll_void(roll=roll, by=gm, reason="Rolled for the wrong character")
+    roll_void(roll=roll, by=gm, reason="Rolled for the wrong character")
 
     assert _everyone(_client(gm), session).rolls == 0
 
 
 def test_own_secret_roll_box_roll_counted_for_its_roller_only(session, gm, player):
-    services.command_roll(session=session, by=player, text="S2D6>=8", faces=(6, 6))
+    command_roll(session=session, by=player, text="S2D6>=8", faces=(6, 6))
     other = CharacterFactory(table=session.table).owner
     session.table.memberships.create(user=other, role="player")
 
@@ -136,8 +143,8 @@ def test_own_secret_roll_box_roll_counted_for_its_roller_only(session, gm, playe
 
 
 def test_roll_box_sums_of_other_dice_not_counted(session, player):
-    services.command_roll(session=session, by=player, text="1D6", faces=(4,))
-    services.command_roll(session=session, by=player, text="2D6+1", faces=(3, 4))
+    command_roll(session=session, by=player, text="1D6", faces=(4,))
+    command_roll(session=session, by=player, text="2D6+1", faces=(3, 4))
 
     stats = _everyone(_client(player), session)
 
@@ -149,7 +156,7 @@ def test_dice_rows_for_session_constant_queries(
 ):
     for _ in range(5):
         _roll(session, gm, player, pc, (4, 3))
-    services.command_roll(session=session, by=player, text="2D6>=7", faces=(1, 2))
+    command_roll(session=session, by=player, text="2D6>=7", faces=(1, 2))
 
     with django_assert_max_num_queries(3):
         rows = selectors.dice_rows_for_session(session=session, user=player, is_gm=False)
@@ -173,7 +180,7 @@ def test_dice_rows_for_table_constant_queries(
 
 def test_session_dice_groups_by_person_and_character_sorted_by_name(session, gm, player, pc):
     _roll(session, gm, player, pc, (4, 3))
-    services.command_roll(session=session, by=gm, text="2D6", faces=(1, 1))
+    command_roll(session=session, by=gm, text="2D6", faces=(1, 1))
 
     response = _client(gm).get(reverse("session_dice", args=[session.pk]))
 

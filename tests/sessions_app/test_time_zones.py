@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from sessions_app import services
+from sessions_app.services.timeline import chat_post
 from sessions_app.time_zones import TIME_ZONE_COOKIE, zone_from_cookie
 
 
@@ -36,7 +36,7 @@ def _room_time(client, session) -> str:
 
 @pytest.mark.django_db
 def test_the_room_shows_the_log_in_the_viewer_s_zone(session, gm, player):
-    event = services.chat_post(session=session, by=gm, text="What time is it?")
+    event = chat_post(session=session, by=gm, text="What time is it?")
     client = Client()
     client.force_login(player)
 
@@ -51,7 +51,7 @@ def test_the_room_shows_the_log_in_the_viewer_s_zone(session, gm, player):
 
 @pytest.mark.django_db
 def test_a_bad_cookie_shows_the_server_s_zone_and_nothing_breaks(session, gm, player):
-    event = services.chat_post(session=session, by=gm, text="What time is it?")
+    event = chat_post(session=session, by=gm, text="What time is it?")
     client = Client()
     client.force_login(player)
     client.cookies[TIME_ZONE_COOKIE] = "../../etc/passwd"

@@ -4,8 +4,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from sessions_app import services
 from sessions_app.models import GameSession, Membership, Table, TimelineEvent
+from sessions_app.services.tables import invite_create
+from sessions_app.services.timeline import chat_post
 from tests.factories import PASSWORD, standard_profile
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -77,7 +78,7 @@ def test_invite_create_by_player_refused(player_client, table, player_membership
 
 
 def test_invite_landing_signup_joins_table(client, table, gm):
-    invite = services.invite_create(table=table, by=gm)
+    invite = invite_create(table=table, by=gm)
 
     response = client.post(
         reverse("invite", args=[invite.token]),
@@ -95,7 +96,7 @@ def test_invite_landing_signup_joins_table(client, table, gm):
 
 
 def test_invite_landing_login_joins_table(client, table, gm, outsider):
-    invite = services.invite_create(table=table, by=gm)
+    invite = invite_create(table=table, by=gm)
 
     response = client.post(
         reverse("invite", args=[invite.token]),
@@ -107,7 +108,7 @@ def test_invite_landing_login_joins_table(client, table, gm, outsider):
 
 
 def test_invite_landing_wrong_password_joins_nothing(client, table, gm, outsider):
-    invite = services.invite_create(table=table, by=gm)
+    invite = invite_create(table=table, by=gm)
 
     response = client.post(
         reverse("invite", args=[invite.token]),
@@ -119,7 +120,7 @@ def test_invite_landing_wrong_password_joins_nothing(client, table, gm, outsider
 
 
 def test_invite_landing_logged_in_join(client, table, gm, outsider):
-    invite = services.invite_create(table=table, by=gm)
+    invite = invite_create(table=table, by=gm)
     client.force_login(outsider)
 
     response = client.post(reverse("invite", args=[invite.token]), {"action": "join"})
@@ -136,7 +137,7 @@ def test_invite_landing_unknown_token_clear_message(client, db):
 
 
 def test_invite_landing_expired_signup_creates_nothing(client, table, gm):
-    invite = services.invite_create(table=table, by=gm, lifetime=datetime.timedelta(seconds=-1))
+    invite = invite_create(table=table, by=gm, lifetime=datetime.timedelta(seconds=-1))
 
     response = client.post(
         reverse("invite", args=[invite.token]),
@@ -200,7 +201,7 @@ def test_session_room_member_sees_page_with_socket(player_client, session):
 
 
 def test_session_room_player_never_receives_gm_only_lines(player_client, session, gm):
-    services.chat_post(session=session, by=gm, text="The vault code is 1234", gm_only=True)
+    chat_post(session=session, by=gm, text="The vault code is 1234", gm_only=True)
 
     response = player_client.get(reverse("session_room", args=[session.pk]))
 
@@ -208,7 +209,7 @@ def test_session_room_player_never_receives_gm_only_lines(player_client, session
 
 
 def test_session_room_gm_sees_gm_only_lines(gm_client, session, gm):
-    services.chat_post(session=session, by=gm, text="The vault code is 1234", gm_only=True)
+    chat_post(session=session, by=gm, text="The vault code is 1234", gm_only=True)
 
     response = gm_client.get(reverse("session_room", args=[session.pk]))
 
@@ -232,7 +233,7 @@ def test_chat_post_htmx_appends_event_and_returns_empty_form(player_client, sess
 
 
 def test_chat_text_is_escaped_in_page(player_client, session, player):
-    services.chat_post(session=session, by=player, text="<script>alert(1)</script>")
+    chat_post(session=session, by=player, text="<script>alert(1)</script>")
 
     response = player_client.get(reverse("session_room", args=[session.pk]))
 

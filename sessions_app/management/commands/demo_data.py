@@ -7,7 +7,6 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
-from sessions_app import services
 from sessions_app.models import (
     Character,
     GameSession,
@@ -18,6 +17,16 @@ from sessions_app.models import (
     Scenario,
     Table,
 )
+from sessions_app.services.characters import character_create
+from sessions_app.services.play import session_scenario_set
+from sessions_app.services.scenarios import (
+    handout_create,
+    planned_scene_create,
+    prepared_check_create,
+    scenario_create,
+    scenario_npc_create,
+)
+from sessions_app.services.tables import session_create, table_create
 
 DEMO_TABLE = "Demo table"
 DEMO_SESSION = "The Akashic Library"
@@ -136,7 +145,7 @@ def _demo_scenario(gm) -> Scenario:
     scenario = Scenario.objects.filter(owner=gm, title=DEMO_SCENARIO).first()
     if scenario is not None:
         return scenario
-    scenario = services.scenario_create(
+    scenario = scenario_create(
         by=gm,
         title=DEMO_SCENARIO,
         summary=DEMO_SCENARIO_SUMMARY,
@@ -144,7 +153,7 @@ def _demo_scenario(gm) -> Scenario:
         gm_notes=DEMO_SCENARIO_NOTES,
     )
     for phase, title, slot, place, purpose, checks in DEMO_PLANNED_SCENES:
-        scene = services.planned_scene_create(
+        scene = planned_scene_create(
             scenario=scenario,
             by=gm,
             phase=phase,
@@ -154,7 +163,7 @@ def _demo_scenario(gm) -> Scenario:
             purpose=purpose,
         )
         for label, value_name, difficulty, secret in checks:
-            services.prepared_check_create(
+            prepared_check_create(
                 planned_scene=scene,
                 by=gm,
                 label=label,
@@ -163,11 +172,11 @@ def _demo_scenario(gm) -> Scenario:
                 secret=secret,
             )
     name, concept, values = DEMO_SCENARIO_NPC
-    services.scenario_npc_create(
+    scenario_npc_create(
         scenario=scenario, by=gm, name=name, concept=concept, judgement_values=values
     )
     for title, body, slot in DEMO_HANDOUTS:
-        services.handout_create(scenario=scenario, by=gm, title=title, body=body, slot=slot)
+        handout_create(scenario=scenario, by=gm, title=title, body=body, slot=slot)
     return scenario
 
 
@@ -185,14 +194,14 @@ class Command(BaseCommand):
                 users[username] = user
             table = Table.objects.filter(name=DEMO_TABLE, gm=users["gm"]).first()
             if table is None:
-                table = services.table_create(gm=users["gm"], name=DEMO_TABLE)
+                table = table_create(gm=users["gm"], name=DEMO_TABLE)
             for username, _password, role in DEMO_USERS:
                 Membership.objects.get_or_create(
                     table=table, user=users[username], defaults={"role": role}
                 )
             session = GameSession.objects.filter(table=table, title=DEMO_SESSION).first()
             if session is None:
-                session = services.session_create(
+                session = session_create(
                     table=table,
                     by=users["gm"],
                     title=DEMO_SESSION,
@@ -202,7 +211,7 @@ class Command(BaseCommand):
             for owner, kind, name, concept, values in DEMO_CHARACTERS:
                 character = Character.objects.filter(table=table, name=name).first()
                 if character is None:
-                    character = services.character_create(
+                    character = character_create(
                         table=table,
                         by=users[owner],
                         kind=kind,
@@ -217,7 +226,7 @@ class Command(BaseCommand):
                     session.characters.add(character)
             scenario = _demo_scenario(users["gm"])
             if session.scenario_id != scenario.pk:
-                services.session_scenario_set(session=session, by=users["gm"], scenario=scenario)
+                session_scenario_set(session=session, by=users["gm"], scenario=scenario)
             for name, slot in DEMO_SLOTS.items():
                 Participation.objects.filter(session=session, character__name=name).update(
                     slot=slot
