@@ -14,7 +14,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 from sessions_app.models import Character, GameSession, Membership
-from sessions_app.selectors import membership_get
+from sessions_app.selectors.tables import membership_get
 from sessions_app.services.stage import stage_require
 from sessions_app.services.timeline import broadcast, timeline_append
 

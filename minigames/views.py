@@ -12,7 +12,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from sessions_app.models import Character
-from sessions_app.selectors import membership_get
+from sessions_app.selectors.tables import membership_get
 from sessions_app.views.common import apply_errors, member_session
 
 from . import acticsx_board, services

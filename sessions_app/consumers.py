@@ -14,9 +14,11 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
+from sessions_app.selectors.checks import pending_checks_for
+from sessions_app.selectors.tables import session_for_member
+from sessions_app.selectors.timeline import events_after, present_users, session_last_seq
 from sessions_app.services.timeline import presence_enter, presence_leave, presence_seen
 
-from . import selectors
 from .time_zones import TIME_ZONE_COOKIE, zone_from_cookie
 
 CLOSE_NOT_A_MEMBER = 4403
@@ -200,7 +202,7 @@ class SessionConsumer(AsyncWebsocketConsumer):
         characters' buttons); it holds buttons only, so replacing it loses no typing."""
         from .views.stage import stage_context
 
-        session = selectors.session_for_member(user=self.user, session_id=self.session_id)[0]
+        session = session_for_member(user=self.user, session_id=self.session_id)[0]
         context = stage_context(session, self.user, self.is_gm)
         with self._as_viewer():
             return render_to_string(
@@ -217,7 +219,7 @@ class SessionConsumer(AsyncWebsocketConsumer):
     @database_sync_to_async
     def _access(self) -> bool | None:
         """Return whether the user is the GM, or None if they may not be in this room."""
-        found = selectors.session_for_member(user=self.user, session_id=self.session_id)
+        found = session_for_member(user=self.user, session_id=self.session_id)
         if found is None:
             return None
         _session, membership = found
@@ -225,12 +227,12 @@ class SessionConsumer(AsyncWebsocketConsumer):
 
     @database_sync_to_async
     def _session_last_seq(self) -> int:
-        return selectors.session_last_seq(session_id=self.session_id)
+        return session_last_seq(session_id=self.session_id)
 
     @database_sync_to_async
     def _render_events(self, after_seq: int, up_to_seq: int | None):
         events = list(
-            selectors.events_after(
+            events_after(
                 session_id=self.session_id,
                 user=self.user,
                 is_gm=self.is_gm,
@@ -250,11 +252,9 @@ class SessionConsumer(AsyncWebsocketConsumer):
         return frames, new_cursor, {event.kind for event in events}
 
     def _check_context(self):
-        items = selectors.pending_checks_for(
-            session_id=self.session_id, user=self.user, is_gm=self.is_gm
-        )
+        items = pending_checks_for(session_id=self.session_id, user=self.user, is_gm=self.is_gm)
         return items, {
-            "session": selectors.session_for_member(user=self.user, session_id=self.session_id)[0],
+            "session": session_for_member(user=self.user, session_id=self.session_id)[0],
             "viewer": self.user,
             "viewer_is_gm": self.is_gm,
         }
@@ -321,7 +321,7 @@ class SessionConsumer(AsyncWebsocketConsumer):
             return render_to_string(
                 "sessions_app/session_room.html#presence",
                 {
-                    "present": selectors.present_users(session_id=self.session_id),
+                    "present": present_users(session_id=self.session_id),
                     "viewer": self.user,
                     "oob": True,
                 },

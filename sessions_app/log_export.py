@@ -1,7 +1,7 @@
 """The session log read back: the review's phase → scene grouping and the exports.
 
 Every function here reads; none writes. What a user gets is exactly what
-``selectors.visible_events`` lets them see, except the GM's JSON export, which carries
+``visible_events`` lets them see, except the GM's JSON export, which carries
 every event of the session (the players' redacted twins too) so that importing it
 rebuilds the whole timeline. The number of queries does not depend on the number of
 events: events, their audiences and the people of an imported log are each one query.
@@ -24,7 +24,9 @@ from django.utils.html import strip_tags
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from . import selectors
+from sessions_app.selectors.tables import membership_get, table_members
+from sessions_app.selectors.timeline import visible_events
+
 from .models import (
     MAIN_PLAY_PHASES,
     Character,
@@ -146,7 +148,7 @@ class LogPhase:
 def log_viewer(*, session: GameSession, user, membership: Membership | None = None) -> LogViewer:
     """Describe what `user` may see of the session's log (they must be a member)."""
     if membership is None:
-        membership = selectors.membership_get(user=user, table_id=session.table_id)
+        membership = membership_get(user=user, table_id=session.table_id)
     if membership is None:
         raise PermissionDenied(_("Only members of this table can read its sessions."))
     imported = ImportedLog.objects.filter(session_id=session.pk).first()
@@ -184,9 +186,7 @@ def log_events(viewer: LogViewer, *, everything: bool = False) -> list[TimelineE
             .order_by("seq")
         )
     else:
-        events = selectors.visible_events(
-            session_id=viewer.session.pk, user=viewer.user, is_gm=viewer.is_gm
-        )
+        events = visible_events(session_id=viewer.session.pk, user=viewer.user, is_gm=viewer.is_gm)
     events = list(events)
     audiences = _audience_names(viewer.session.pk)
     people = viewer.imported.event_people if viewer.imported is not None else {}
@@ -381,7 +381,7 @@ def _members(viewer: LogViewer) -> list[dict]:
         return [dict(row) for row in viewer.imported.members]
     return [
         {"username": row.user.get_username(), "role": row.role}
-        for row in selectors.table_members(table=viewer.session.table)
+        for row in table_members(table=viewer.session.table)
     ]
 
 

@@ -6,7 +6,7 @@ from django.core.exceptions import PermissionDenied
 from django.utils.translation import gettext as _
 
 from ..models import Membership
-from ..selectors import membership_get
+from ..selectors.tables import membership_get
 
 
 def require_member(table_id: int, user, message: str | None = None) -> Membership:

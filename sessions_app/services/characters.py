@@ -7,7 +7,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from ..models import Character, GameSession, Membership, Phase, Table
-from ..selectors import membership_get
+from ..selectors.tables import membership_get
 
 JUDGEMENT_VALUE_RANGE = (-99, 99)
 

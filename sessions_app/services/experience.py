@@ -25,7 +25,9 @@ from ..models import (
     Table,
     TimelineEvent,
 )
-from ..selectors import balance_of, membership_get, session_players, table_profile
+from ..selectors.experience import balance_of
+from ..selectors.scenes import session_players
+from ..selectors.tables import membership_get, table_profile
 from .access import require_gm
 from .characters import JUDGEMENT_VALUE_RANGE
 from .timeline import timeline_append

@@ -145,7 +145,7 @@ def player_order_move(*, session: GameSession, by, user_id: int, offset: int) ->
         raise ValidationError(_("A player moves one place at a time."))
     with transaction.atomic():
         session = _locked(session)
-        from ..selectors import session_players
+        from ..selectors.scenes import session_players
 
         players = session_players(session=session)
         order = [player.pk for player in players]

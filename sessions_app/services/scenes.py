@@ -27,7 +27,8 @@ from ..models import (
     StageRequest,
     TimelineEvent,
 )
-from ..selectors import membership_get, on_stage_ids
+from ..selectors.scenes import on_stage_ids
+from ..selectors.tables import membership_get
 from .play import require_gm, require_member
 from .timeline import timeline_append
 

@@ -6,7 +6,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from ..models import MAIN_PLAY_PHASES, Character, GameSession
-from ..selectors import on_stage_ids, running_scene
+from ..selectors.scenes import on_stage_ids, running_scene
 
 
 def stage_require(session: GameSession, character: Character) -> None:

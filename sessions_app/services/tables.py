@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ..models import GameSession, Invite, Membership, RulesProfile, Table
-from ..selectors import is_gm
+from ..selectors.tables import is_gm
 from .timeline import timeline_append
 
 User = get_user_model()

@@ -22,7 +22,7 @@ from config.handlers import start_on_loop_after_view
 
 from ..fixed_sql import fetch_rows
 from ..models import GameSession, Membership, Phase, Presence, TimelineEvent
-from ..selectors import membership_get
+from ..selectors.tables import membership_get
 
 CHAT_MAX_LENGTH = 2000
 

@@ -10,17 +10,18 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from sessions_app.selectors.experience import character_growth
+from sessions_app.selectors.tables import membership_get, table_characters, table_profile
 from sessions_app.services.characters import can_edit_character, character_create, character_update
 from sessions_app.services.tables import table_profile_save
 
-from .. import selectors
 from ..forms import CharacterForm, RulesProfileForm
 from ..models import Character, Membership, Table
 from .common import apply_errors
 
 
 def _membership(request, table: Table) -> Membership:
-    membership = selectors.membership_get(user=request.user, table_id=table.pk)
+    membership = membership_get(user=request.user, table_id=table.pk)
     if membership is None:
         raise Http404
     return membership
@@ -36,7 +37,7 @@ def character_list(request, table_id: int):
     table = get_object_or_404(Table, pk=table_id)
     membership = _membership(request, table)
     viewer_is_gm = membership.role == Membership.Role.GM
-    characters = selectors.table_characters(table=table)
+    characters = table_characters(table=table)
     if not viewer_is_gm:
         characters = characters.filter(kind=Character.Kind.PC)
     return render(
@@ -46,17 +47,17 @@ def character_list(request, table_id: int):
             "table": table,
             "viewer_is_gm": viewer_is_gm,
             "characters": characters,
-            "profile": selectors.table_profile(table=table),
+            "profile": table_profile(table=table),
         },
     )
 
 
 def _value_names(table: Table) -> list[str]:
-    return list(selectors.table_profile(table=table).judgement_value_names or [])
+    return list(table_profile(table=table).judgement_value_names or [])
 
 
 def _resource_names(table: Table) -> list[str]:
-    return list(selectors.table_profile(table=table).resource_names or [])
+    return list(table_profile(table=table).resource_names or [])
 
 
 @login_required
@@ -141,7 +142,7 @@ def character_edit(request, character_id: int):
             "kind": character.kind,
             "character": character,
             "editable": editable,
-            "growth_history": selectors.character_growth(character=character),
+            "growth_history": character_growth(character=character),
         },
         status=400 if form.errors else 200,
     )
@@ -154,7 +155,7 @@ def profile_edit(request, table_id: int):
     membership = _membership(request, table)
     if membership.role != Membership.Role.GM:
         raise PermissionDenied
-    profile = selectors.table_profile(table=table)
+    profile = table_profile(table=table)
     # A shipped profile is copied on its first save: the copy starts with the name the GM
     # reads, not the English it is stored under.
     form = RulesProfileForm(

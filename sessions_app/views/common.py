@@ -8,7 +8,7 @@ from django.contrib.auth.middleware import get_user
 from django.core.exceptions import ValidationError
 from django.http import Http404
 
-from .. import selectors
+from sessions_app.selectors.tables import session_for_member
 
 
 def signed_in_user(request):
@@ -53,7 +53,7 @@ def apply_errors(form, error: ValidationError) -> None:
 
 def member_session(request, session_id: int):
     """Return (session, membership) for a member, or raise 404 for anyone else."""
-    found = selectors.session_for_member(user=request.user, session_id=session_id)
+    found = session_for_member(user=request.user, session_id=session_id)
     if found is None:
         raise Http404
     return found

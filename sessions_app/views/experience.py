@@ -11,6 +11,19 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from sessions_app.selectors import experience as experience_selectors
+from sessions_app.selectors.experience import (
+    balance_of,
+    experience_balances,
+    ledger_for,
+    sheet_sessions,
+)
+from sessions_app.selectors.tables import (
+    membership_get,
+    table_characters,
+    table_members,
+    table_profile,
+)
 from sessions_app.services import experience as experience_services
 from sessions_app.services.experience import (
     CLEANUP_ITEMS,
@@ -21,7 +34,6 @@ from sessions_app.services.experience import (
     session_close,
 )
 
-from .. import selectors
 from ..forms import AwardForm, CleanupForm, CorrectionForm, GrowthForm
 from ..models import Character, ExperienceEntry, Membership, Phase, Table
 from .common import apply_errors, member_session
@@ -43,7 +55,7 @@ def _afterplay_context(request, session, membership, *, award_form=None, cleanup
         "viewer_is_gm": viewer_is_gm,
         "confirmed": session.experience_confirmed_at is not None,
         "closed": session.phase == Phase.CLOSED,
-        "sheet": selectors.session_sheet(session=session),
+        "sheet": experience_selectors.session_sheet(session=session),
     }
     if viewer_is_gm and session.phase == Phase.AFTER_PLAY:
         if session.experience_confirmed_at is None:
@@ -121,7 +133,7 @@ def session_sheet(request, session_id: int):
         {
             "session": session,
             "viewer_is_gm": _is_gm(membership),
-            "sheet": selectors.session_sheet(session=session),
+            "sheet": experience_selectors.session_sheet(session=session),
         },
     )
 
@@ -143,7 +155,7 @@ def session_sheet_sign(request, session_id: int):
 
 def _member_table(request, table_id: int) -> tuple[Table, Membership]:
     table = get_object_or_404(Table.objects.select_related("gm"), pk=table_id)
-    membership = selectors.membership_get(user=request.user, table_id=table.pk)
+    membership = membership_get(user=request.user, table_id=table.pk)
     if membership is None:
         raise Http404
     return table, membership
@@ -152,11 +164,9 @@ def _member_table(request, table_id: int) -> tuple[Table, Membership]:
 def _growth_form(request, table, data=None):
     return GrowthForm(
         data,
-        characters=selectors.table_characters(table=table, kind=Character.Kind.PC).filter(
-            owner=request.user
-        ),
-        profile=selectors.table_profile(table=table),
-        sessions=selectors.sheet_sessions(table=table),
+        characters=table_characters(table=table, kind=Character.Kind.PC).filter(owner=request.user),
+        profile=table_profile(table=table),
+        sessions=sheet_sessions(table=table),
     )
 
 
@@ -166,7 +176,7 @@ def experience_ledger(request, table_id: int):
     """My experience at this table: balance, every entry, and the growth form."""
     table, membership = _member_table(request, table_id)
     form = _growth_form(request, table, request.POST if request.method == "POST" else None)
-    profile = selectors.table_profile(table=table)
+    profile = table_profile(table=table)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -193,11 +203,11 @@ def experience_ledger(request, table_id: int):
         {
             "table": table,
             "viewer_is_gm": _is_gm(membership),
-            "entries": selectors.ledger_for(table=table, user=request.user),
-            "balance": selectors.balance_of(table=table, user=request.user),
+            "entries": ledger_for(table=table, user=request.user),
+            "balance": balance_of(table=table, user=request.user),
             "profile": profile,
             "growth_form": form,
-            "members": selectors.table_members(table=table) if _is_gm(membership) else [],
+            "members": table_members(table=table) if _is_gm(membership) else [],
             "balance_chart": _balance_chart(table),
         },
         status=400 if form.errors else 200,
@@ -209,7 +219,7 @@ def _record_person(request, table: Table, membership: Membership, user_id: int):
     if user_id != request.user.pk and not _is_gm(membership):
         raise Http404
     person = get_object_or_404(get_user_model(), pk=user_id)
-    if selectors.membership_get(user=person, table_id=table.pk) is None:
+    if membership_get(user=person, table_id=table.pk) is None:
         raise Http404
     return person
 
@@ -237,7 +247,7 @@ def _render_record(request, table, membership, person, *, correction_form=None, 
             "table": table,
             "person": person,
             "viewer_is_gm": viewer_is_gm,
-            "record": selectors.record_sheet(table=table, user=person),
+            "record": experience_selectors.record_sheet(table=table, user=person),
             "correction_form": (correction_form or _correction_form(table, person))
             if viewer_is_gm
             else None,
@@ -277,7 +287,7 @@ def _balance_chart(table):
     """The table's members' balances over its sessions, drawn on the server (SVG)."""
     from ..charts import line_chart_svg
 
-    series = selectors.experience_balances(table=table)
+    series = experience_balances(table=table)
     if not series:
         return None
     return line_chart_svg(

@@ -18,6 +18,15 @@ from django.views.decorators.http import require_POST
 from minigames.board import session_boards
 from minigames.forms import MatchForm
 from minigames.views import match_characters
+from sessions_app.selectors.checks import pending_checks_for
+from sessions_app.selectors.scenes import (
+    handouts_for,
+    running_scene,
+    session_cast,
+    stage_appearances,
+)
+from sessions_app.selectors.tables import table_characters, table_members
+from sessions_app.selectors.timeline import present_users, recent_events
 from sessions_app.services import checks as check_services
 from sessions_app.services import timeline as timeline_services
 from sessions_app.services.characters import session_character_set
@@ -31,7 +40,7 @@ from sessions_app.services.checks import (
     gm_roll,
 )
 
-from .. import selectors, srs
+from .. import srs
 from ..forms import (
     ChatForm,
     CheckRequestForm,
@@ -76,7 +85,7 @@ def room_context(request, session, membership, *, full: bool = True, **overrides
             speakers=speakers(session, request.user, viewer_is_gm, stage.get("on_stage", []))
         ),
         "roll_box_form": RollBoxForm(),
-        "check_items": selectors.pending_checks_for(
+        "check_items": pending_checks_for(
             session_id=session.pk, user=request.user, is_gm=viewer_is_gm
         ),
     }
@@ -86,26 +95,24 @@ def room_context(request, session, membership, *, full: bool = True, **overrides
                 "check_form": CheckRequestForm(session=session, characters=characters),
                 "contest_form": ContestForm(session=session, characters=characters),
                 "npc_form": NpcRollForm(session=session, characters=npcs),
-                "cast_candidates": selectors.table_characters(table=session.table, kind="pc"),
+                "cast_candidates": table_characters(table=session.table, kind="pc"),
                 **gm_scenario_context(session, request.user),
             }
         )
     else:
-        context["cast_candidates"] = selectors.table_characters(
-            table=session.table, kind="pc"
-        ).filter(owner=request.user)
+        context["cast_candidates"] = table_characters(table=session.table, kind="pc").filter(
+            owner=request.user
+        )
         context["my_participations"] = [
             row for row in stage["participations"] if row.character.owner_id == request.user.pk
         ]
-        context["my_handouts"] = selectors.handouts_for(
-            session=session, user=request.user, is_gm=False
-        )
-    context["cast"] = selectors.session_cast(session=session)
+        context["my_handouts"] = handouts_for(session=session, user=request.user, is_gm=False)
+    context["cast"] = session_cast(session=session)
     context["cast_candidates"] = context["cast_candidates"].exclude(
         pk__in=[character.pk for character in context["cast"]]
     )
     if full:
-        events, has_earlier = selectors.recent_events(
+        events, has_earlier = recent_events(
             session_id=session.pk, user=request.user, is_gm=viewer_is_gm
         )
         context.update(
@@ -114,8 +121,8 @@ def room_context(request, session, membership, *, full: bool = True, **overrides
                 "match_form": MatchForm(characters=match_characters(session), user=request.user),
                 "events": events,
                 "has_earlier": has_earlier,
-                "present": selectors.present_users(session_id=session.pk),
-                "members": selectors.table_members(table=session.table),
+                "present": present_users(session_id=session.pk),
+                "members": table_members(table=session.table),
             }
         )
     context.update(overrides)
@@ -130,7 +137,7 @@ def earlier_events(request, session_id: int):
         before = int(request.GET.get("before", ""))
     except ValueError:
         return HttpResponse(_("Say before which line."), status=400)
-    events, has_earlier = selectors.recent_events(
+    events, has_earlier = recent_events(
         session_id=session.pk, user=request.user, is_gm=_is_gm(membership), before_seq=before
     )
     return render(
@@ -217,11 +224,9 @@ def _chat(request, session, data):
 
 
 def _speakers(request, session, membership):
-    scene = selectors.running_scene(session_id=session.pk)
+    scene = running_scene(session_id=session.pk)
     on_stage = (
-        [appearance.character for appearance in selectors.stage_appearances(scene=scene)]
-        if scene
-        else []
+        [appearance.character for appearance in stage_appearances(scene=scene)] if scene else []
     )
     return speakers(session, request.user, _is_gm(membership), on_stage)
 

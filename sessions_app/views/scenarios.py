@@ -16,6 +16,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from sessions_app.selectors.scenarios import (
+    judgement_value_names_for,
+    scenario_for_owner,
+    scenario_plan,
+    scenarios_for_owner,
+)
 from sessions_app.services import scenarios as scenario_services
 from sessions_app.services.scenarios import (
     handout_update,
@@ -26,7 +32,6 @@ from sessions_app.services.scenarios import (
     scenario_update,
 )
 
-from .. import selectors
 from ..models import Handout, PlannedScene, PreparedCheck, Scenario, ScenarioNpc
 from ..scenario_forms import (
     HandoutForm,
@@ -48,7 +53,7 @@ def owner_scenario(*methods: str):
         @login_required
         @functools.wraps(view)
         def wrapped(request, scenario_id: int, **kwargs):
-            scenario = selectors.scenario_for_owner(user=request.user, scenario_id=scenario_id)
+            scenario = scenario_for_owner(user=request.user, scenario_id=scenario_id)
             if scenario is None:
                 raise Http404
             if request.method not in methods:
@@ -61,13 +66,13 @@ def owner_scenario(*methods: str):
 
 
 def _value_names(request) -> list[str]:
-    return selectors.judgement_value_names_for(user=request.user)
+    return judgement_value_names_for(user=request.user)
 
 
 def _detail_context(request, scenario: Scenario, **forms) -> dict:
     """Everything the scenario page shows, with fresh add forms unless bound ones are given."""
     value_names = _value_names(request)
-    plan = selectors.scenario_plan(scenario=scenario)
+    plan = scenario_plan(scenario=scenario)
     check_forms = forms.pop("check_forms", {})
     for _phase, _label, scenes in plan:
         for scene in scenes:
@@ -164,7 +169,7 @@ def scenario_list(request):
     return render(
         request,
         "sessions_app/scenario_list.html",
-        {"scenarios": selectors.scenarios_for_owner(user=request.user), "form": form},
+        {"scenarios": scenarios_for_owner(user=request.user), "form": form},
         status=400 if form.errors else 200,
     )
 

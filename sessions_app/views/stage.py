@@ -308,11 +308,20 @@ def speakers(session, user, is_gm: bool, on_stage: list[Character]):
 
 def stage_context(session, user, is_gm: bool) -> dict:
     """Everything the stage panel shows this viewer, in a fixed number of queries."""
-    from .. import selectors
+    from sessions_app.selectors.scenes import (
+        open_stage_requests,
+        running_scene,
+        session_participations,
+        session_players,
+        session_scenes,
+        stage_appearances,
+    )
+    from sessions_app.selectors.tables import table_characters
+
     from ..models import MAIN_PLAY_PHASES, PHASE_ORDER, Phase, StageRequest
 
     phase = session.phase
-    participations = selectors.session_participations(session=session)
+    participations = session_participations(session=session)
     cast = [row.character for row in participations]
     context = {
         "phases": [(value, Phase(value).label) for value in PHASE_ORDER if value != Phase.CLOSED],
@@ -328,7 +337,7 @@ def stage_context(session, user, is_gm: bool) -> dict:
     if context["next_phase"]:
         context["next_phase_label"] = Phase(context["next_phase"]).label
     if phase == Phase.PRE_PLAY:
-        context["players"] = selectors.session_players(session=session)
+        context["players"] = session_players(session=session)
         if is_gm:
             context["preparation"] = [
                 (item, label, bool((session.preparation or {}).get(item)))
@@ -339,14 +348,14 @@ def stage_context(session, user, is_gm: bool) -> dict:
                 ]
             ]
             context["warnings"] = preplay_warnings(session=session)
-    scene = selectors.running_scene(session_id=session.pk) if context["in_main_play"] else None
+    scene = running_scene(session_id=session.pk) if context["in_main_play"] else None
     context["scene"] = scene
-    context["scenes"] = selectors.session_scenes(session_id=session.pk)
+    context["scenes"] = session_scenes(session_id=session.pk)
     if scene is not None:
-        appearances = selectors.stage_appearances(scene=scene)
+        appearances = stage_appearances(scene=scene)
         on_stage = [appearance.character for appearance in appearances]
         on_stage_ids = {character.pk for character in on_stage}
-        requests = selectors.open_stage_requests(scene=scene)
+        requests = open_stage_requests(scene=scene)
         rows = []
         for request in requests:
             can = {
@@ -378,7 +387,7 @@ def stage_context(session, user, is_gm: bool) -> dict:
         if is_gm:
             context["npcs_off_stage"] = [
                 npc
-                for npc in selectors.table_characters(table=session.table, kind="npc")
+                for npc in table_characters(table=session.table, kind="npc")
                 if npc.pk not in on_stage_ids
             ]
     return context

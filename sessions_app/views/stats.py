@@ -8,7 +8,10 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
-from .. import dice_stats, selectors
+from sessions_app.selectors.stats import dice_rows_for_session, dice_rows_for_table
+from sessions_app.selectors.tables import membership_get
+
+from .. import dice_stats
 from ..charts import histogram_svg
 from ..models import Membership, Table
 from .common import member_session
@@ -107,7 +110,7 @@ def _context(rows: list[dice_stats.DiceRow], *, viewer_is_gm: bool) -> dict:
 def session_dice(request, session_id: int):
     session, membership = member_session(request, session_id)
     viewer_is_gm = membership.role == Membership.Role.GM
-    rows = selectors.dice_rows_for_session(session=session, user=request.user, is_gm=viewer_is_gm)
+    rows = dice_rows_for_session(session=session, user=request.user, is_gm=viewer_is_gm)
     context = _context(rows, viewer_is_gm=viewer_is_gm)
     context.update({"session": session, "table": session.table, "scope_name": session.title})
     return render(request, TEMPLATE, context)
@@ -116,11 +119,11 @@ def session_dice(request, session_id: int):
 @login_required
 def table_dice(request, table_id: int):
     table = get_object_or_404(Table, pk=table_id)
-    membership = selectors.membership_get(user=request.user, table_id=table.pk)
+    membership = membership_get(user=request.user, table_id=table.pk)
     if membership is None:
         raise Http404
     viewer_is_gm = membership.role == Membership.Role.GM
-    rows = selectors.dice_rows_for_table(table=table, user=request.user, is_gm=viewer_is_gm)
+    rows = dice_rows_for_table(table=table, user=request.user, is_gm=viewer_is_gm)
     context = _context(rows, viewer_is_gm=viewer_is_gm)
     context.update({"session": None, "table": table, "scope_name": table.name})
     return render(request, TEMPLATE, context)
@@ -129,7 +132,7 @@ def table_dice(request, table_id: int):
 def session_histogram(session, user, *, is_gm: bool, chart_id: str = "session-dice"):
     """The session's 2D6 totals against fair dice, as this viewer may count them (for the
     review page and the exported log); None when no 2D6 roll counts."""
-    rows = selectors.dice_rows_for_session(session=session, user=user, is_gm=is_gm)
+    rows = dice_rows_for_session(session=session, user=user, is_gm=is_gm)
     everyone = dice_stats.group_stats(rows)
     if not everyone.histogram.rolls:
         return None

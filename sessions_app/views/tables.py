@@ -13,6 +13,14 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from sessions_app.selectors.tables import (
+    is_member,
+    membership_get,
+    rules_profiles_for_table,
+    table_members,
+    table_profile,
+    tables_for_user,
+)
 from sessions_app.services import tables as table_services
 from sessions_app.services.tables import (
     InviteError,
@@ -22,7 +30,6 @@ from sessions_app.services.tables import (
     user_signup_and_accept,
 )
 
-from .. import selectors
 from ..forms import SessionForm, SignupForm, TableForm
 from ..models import Table
 from .common import apply_errors, partial_template
@@ -44,7 +51,7 @@ def home(request):
     return render(
         request,
         "sessions_app/home.html",
-        {"tables": selectors.tables_for_user(user=request.user), "form": form},
+        {"tables": tables_for_user(user=request.user), "form": form},
         status=400 if form.errors else 200,
     )
 
@@ -61,7 +68,7 @@ def signup(request):
 
 def _member_table(request, table_id: int) -> tuple[Table, bool]:
     table = get_object_or_404(Table, pk=table_id)
-    membership = selectors.membership_get(user=request.user, table_id=table.pk)
+    membership = membership_get(user=request.user, table_id=table.pk)
     if membership is None:
         raise Http404
     return table, membership.role == membership.Role.GM
@@ -79,7 +86,7 @@ def _table_context(request, table, viewer_is_gm, *, invite=None, session_form=No
     return {
         "table": table,
         "viewer_is_gm": viewer_is_gm,
-        "members": selectors.table_members(table=table),
+        "members": table_members(table=table),
         "sessions": table.sessions.select_related("rules_profile"),
         "invite": invite,
         "invite_url": (
@@ -87,8 +94,8 @@ def _table_context(request, table, viewer_is_gm, *, invite=None, session_form=No
         ),
         "session_form": session_form
         or SessionForm(
-            profiles=selectors.rules_profiles_for_table(table=table),
-            initial={"rules_profile": selectors.table_profile(table=table)},
+            profiles=rules_profiles_for_table(table=table),
+            initial={"rules_profile": table_profile(table=table)},
         ),
     }
 
@@ -113,7 +120,7 @@ def invite_create(request, table_id: int):
 @require_POST
 def session_create(request, table_id: int):
     table, viewer_is_gm = _member_table(request, table_id)
-    form = SessionForm(request.POST, profiles=selectors.rules_profiles_for_table(table=table))
+    form = SessionForm(request.POST, profiles=rules_profiles_for_table(table=table))
     if form.is_valid():
         try:
             session = table_services.session_create(
@@ -180,9 +187,7 @@ def invite_landing(request, token: str):
                 )
         messages.success(request, _("Welcome to %(table)s.") % {"table": invite.table.name})
         return redirect("table_detail", table_id=invite.table_id)
-    already_member = request.user.is_authenticated and selectors.is_member(
-        request.user, invite.table
-    )
+    already_member = request.user.is_authenticated and is_member(request.user, invite.table)
     return render(
         request,
         "sessions_app/invite.html",

@@ -62,6 +62,6 @@ def test_character_edit_page_saves_profile_resources(table, player, player_membe
 
 
 def services_profile(table):
-    from sessions_app import selectors
+    from sessions_app.selectors.tables import table_profile
 
-    return selectors.table_profile(table=table)
+    return table_profile(table=table)

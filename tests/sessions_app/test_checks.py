@@ -8,8 +8,9 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from sessions_app import selectors, srs
+from sessions_app import srs
 from sessions_app.models import CheckRequest, Contest, Roll, TimelineEvent
+from sessions_app.selectors.timeline import visible_events
 from sessions_app.services import checks as check_services
 from sessions_app.services.checks import (
     ContestSide,
@@ -69,7 +70,7 @@ def _request(session, gm, pc, **overrides):
 
 
 def _player_view_text(session, user) -> str:
-    events = selectors.visible_events(session_id=session.pk, user=user, is_gm=False)
+    events = visible_events(session_id=session.pk, user=user, is_gm=False)
     return json.dumps([[e.kind, e.payload] for e in events], ensure_ascii=False)
 
 
@@ -142,7 +143,7 @@ def test_check_roll_event_shows_same_numbers_to_everyone(session, gm, player, pc
     payloads = [
         [
             e.payload
-            for e in selectors.visible_events(session_id=session.pk, user=u, is_gm=gm_)
+            for e in visible_events(session_id=session.pk, user=u, is_gm=gm_)
             if e.kind == "check_rolled"
         ]
         for u, gm_ in [(gm, True), (player, False), (second_player, False)]
@@ -267,9 +268,7 @@ def test_secret_check_numbers_never_reach_players(session, gm, player, pc, secon
     request = _request(session, gm, pc, secret=True, label="Notice the assassin")
     check_roll(request_id=request.pk, by=player, dice=(5, 4))
 
-    gm_kinds = [
-        e.kind for e in selectors.visible_events(session_id=session.pk, user=gm, is_gm=True)
-    ]
+    gm_kinds = [e.kind for e in visible_events(session_id=session.pk, user=gm, is_gm=True)]
     rolled_for_player = _player_view_text(session, player)
     other_player = _player_view_text(session, second_player)
 
@@ -286,7 +285,7 @@ def test_secret_difficulty_players_see_achievement_only(session, gm, player, pc)
     text = _player_view_text(session, player)
     rolled = [
         e.payload
-        for e in selectors.visible_events(session_id=session.pk, user=player, is_gm=False)
+        for e in visible_events(session_id=session.pk, user=player, is_gm=False)
         if e.kind == "check_rolled"
     ]
 
@@ -366,7 +365,7 @@ def test_command_roll_secret_seen_by_roller_and_gm_only(session, gm, player, sec
     assert '"faces": [6, 1]' in roller_view
     assert '"faces"' not in other_view and "secret_roll" in other_view
     assert "command_rolled" in [
-        e.kind for e in selectors.visible_events(session_id=session.pk, user=gm, is_gm=True)
+        e.kind for e in visible_events(session_id=session.pk, user=gm, is_gm=True)
     ]
 
 

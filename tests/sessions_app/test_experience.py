@@ -4,13 +4,19 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, connection, transaction
 
-from sessions_app import selectors
 from sessions_app.models import (
     ExperienceEntry,
     GameSession,
     Phase,
     SessionSignoff,
     TimelineEvent,
+)
+from sessions_app.selectors.experience import (
+    balance_of,
+    character_growth,
+    ledger_for,
+    session_sheet,
+    sheet_sessions,
 )
 from sessions_app.services.experience import (
     AwardLine,
@@ -82,9 +88,9 @@ def give(table, gm, person, amount):
 def test_experience_award_session_writes_lines_for_players_and_gm(afterplay, gm, player):
     award(afterplay, gm, {player: [(1, "Attended"), (2, "Goal")], gm: [(1, "Ran the game")]})
 
-    assert selectors.balance_of(table=afterplay.table, user=player) == 3
-    assert selectors.balance_of(table=afterplay.table, user=gm) == 1
-    assert [e.balance_after for e in selectors.ledger_for(table=afterplay.table, user=player)] == [
+    assert balance_of(table=afterplay.table, user=player) == 3
+    assert balance_of(table=afterplay.table, user=gm) == 1
+    assert [e.balance_after for e in ledger_for(table=afterplay.table, user=player)] == [
         1,
         3,
     ]
@@ -152,7 +158,7 @@ def test_growth_spend_shows_in_character_history(table, gm, player, profile, pc)
     give(table, gm, player, 10)
     growth_spend(character=pc, by=player, item_label="+1 Strength")
 
-    assert [entry.reason for entry in selectors.character_growth(character=pc)] == ["+1 Strength"]
+    assert [entry.reason for entry in character_growth(character=pc)] == ["+1 Strength"]
 
 
 def test_growth_spend_on_another_players_pc_refused(table, gm, player, profile):
@@ -163,7 +169,7 @@ def test_growth_spend_on_another_players_pc_refused(table, gm, player, profile):
 
     with pytest.raises(PermissionDenied):
         growth_spend(character=ren_pc, by=player, item_label="New skill")
-    assert selectors.balance_of(table=table, user=player) == 10
+    assert balance_of(table=table, user=player) == 10
 
 
 def test_growth_spend_more_than_balance_refused(table, gm, player, profile, pc):
@@ -173,7 +179,7 @@ def test_growth_spend_more_than_balance_refused(table, gm, player, profile, pc):
         growth_spend(character=pc, by=player, item_label="+1 Strength")
     pc.refresh_from_db()
     assert pc.judgement_values["Strength"] == 3
-    assert selectors.balance_of(table=table, user=player) == 9
+    assert balance_of(table=table, user=player) == 9
 
 
 def test_growth_spend_growth_off_refused_with_reason(table, gm, player, profile, pc):
@@ -192,7 +198,7 @@ def test_growth_spend_limit_respected(table, gm, player, profile, pc):
 
     with pytest.raises(ValidationError):
         growth_spend(character=pc, by=player, item_label="+1 Strength")
-    assert selectors.balance_of(table=table, user=player) == 10
+    assert balance_of(table=table, user=player) == 10
 
 
 def test_growth_spend_free_form(table, gm, player, profile, pc):
@@ -239,7 +245,7 @@ def test_experience_correct_below_zero_refused(table, gm, player, player_members
 
     with pytest.raises(ValidationError):
         experience_correct(table=table, by=gm, person=player, amount=-3, reason="Oops")
-    assert selectors.balance_of(table=table, user=player) == 2
+    assert balance_of(table=table, user=player) == 2
 
 
 def test_experience_correct_by_player_refused(table, player):
@@ -339,7 +345,7 @@ def test_session_sheet_sign_by_player_refused(afterplay, gm, player):
 def test_session_sheet_lists_players_then_gm(afterplay, gm, player):
     award(afterplay, gm, {player: [(1, "Attended"), (1, "Goal")], gm: [(1, "Ran it")]})
 
-    rows = selectors.session_sheet(session=afterplay)["rows"]
+    rows = session_sheet(session=afterplay)["rows"]
 
     assert [(row["person"].username, row["awarded"], row["balance"]) for row in rows] == [
         ("player", 2, 2),
@@ -406,7 +412,7 @@ def test_growth_spend_two_at_once_cannot_share_points():
     second.join(timeout=30)
 
     assert sorted(results) == ["refused", "spent"]
-    assert selectors.balance_of(table=table, user=player) == 2
+    assert balance_of(table=table, user=player) == 2
     assert ExperienceEntry.objects.filter(kind=ExperienceEntry.Kind.SPEND).count() == 1
 
 
@@ -426,4 +432,4 @@ def test_award_recipients_players_in_order_then_gm(afterplay, table, gm, player)
 def test_sheet_sessions_lists_afterplay_and_closed(table, afterplay):
     GameSessionFactory(table=table, title="Next week")
 
-    assert list(selectors.sheet_sessions(table=table)) == [afterplay]
+    assert list(sheet_sessions(table=table)) == [afterplay]

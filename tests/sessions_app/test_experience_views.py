@@ -2,8 +2,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from sessions_app import selectors
 from sessions_app.models import ExperienceEntry, GameSession, Phase, RulesProfile, SessionSignoff
+from sessions_app.selectors.experience import balance_of, ledger_for
 from sessions_app.services.experience import AwardLine, experience_award_session, growth_spend
 from tests.factories import CharacterFactory, MembershipFactory, UserFactory, standard_profile
 
@@ -85,11 +85,9 @@ def test_afterplay_post_writes_ticked_lines_and_free_lines(gm_client, afterplay,
     response = gm_client.post(reverse("afterplay", args=[afterplay.pk]), data)
 
     assert response.status_code == 302
-    reasons = [
-        (e.reason, e.amount) for e in selectors.ledger_for(table=afterplay.table, user=player)
-    ]
+    reasons = [(e.reason, e.amount) for e in ledger_for(table=afterplay.table, user=player)]
     assert reasons == [("Attended the session", 1), ("Good roleplay", 3), ("Found the book", 2)]
-    assert selectors.balance_of(table=afterplay.table, user=gm) == 1
+    assert balance_of(table=afterplay.table, user=gm) == 1
 
 
 def test_afterplay_post_free_points_without_reason_shows_error(gm_client, afterplay, gm, player):
@@ -200,7 +198,7 @@ def test_experience_ledger_post_spends_on_own_pc(player_client, awarded, player,
     pc.refresh_from_db()
     assert response.status_code == 302
     assert pc.judgement_values["Strength"] == 4
-    assert selectors.balance_of(table=awarded.table, user=player) == 2
+    assert balance_of(table=awarded.table, user=player) == 2
 
 
 def test_experience_ledger_post_another_players_pc_rejected(
@@ -257,7 +255,7 @@ def test_experience_correct_post_appends_correction(gm_client, awarded, player):
     )
 
     assert response.status_code == 302
-    assert selectors.balance_of(table=awarded.table, user=player) == 10
+    assert balance_of(table=awarded.table, user=player) == 10
 
 
 def test_experience_correct_post_below_zero_shows_error(gm_client, awarded, player):
@@ -267,7 +265,7 @@ def test_experience_correct_post_below_zero_shows_error(gm_client, awarded, play
     )
 
     assert response.status_code == 400
-    assert selectors.balance_of(table=awarded.table, user=player) == 12
+    assert balance_of(table=awarded.table, user=player) == 12
 
 
 def test_experience_correct_post_by_player_forbidden(player_client, awarded, player):

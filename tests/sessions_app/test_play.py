@@ -4,7 +4,6 @@ handouts and slots."""
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from sessions_app import selectors
 from sessions_app.models import (
     Character,
     HandoutReveal,
@@ -13,6 +12,8 @@ from sessions_app.models import (
     Scene,
     TimelineEvent,
 )
+from sessions_app.selectors.scenes import handouts_for
+from sessions_app.selectors.timeline import visible_events
 from sessions_app.services.play import (
     PREPARATION_ITEMS,
     handout_reveal,
@@ -58,10 +59,7 @@ def scenario(gm):
 
 
 def _visible_kinds(session, user, is_gm=False) -> list[str]:
-    return [
-        event.kind
-        for event in selectors.visible_events(session_id=session.pk, user=user, is_gm=is_gm)
-    ]
+    return [event.kind for event in visible_events(session_id=session.pk, user=user, is_gm=is_gm)]
 
 
 def _last_event(session) -> TimelineEvent:
@@ -362,9 +360,9 @@ def test_handout_reveal_for_slot_goes_only_to_that_slots_player(
     assert list(reveal.readers.all()) == [player]
     assert "handout_revealed" in _visible_kinds(session, player)
     assert "handout_revealed" not in _visible_kinds(session, second_player)
-    assert selectors.handouts_for(session=session, user=player, is_gm=False) == [reveal]
-    assert selectors.handouts_for(session=session, user=second_player, is_gm=False) == []
-    assert selectors.handouts_for(session=session, user=gm, is_gm=True) == [reveal]
+    assert handouts_for(session=session, user=player, is_gm=False) == [reveal]
+    assert handouts_for(session=session, user=second_player, is_gm=False) == []
+    assert handouts_for(session=session, user=gm, is_gm=True) == [reveal]
 
 
 def test_handout_reveal_without_slot_goes_to_everyone(
@@ -376,7 +374,7 @@ def test_handout_reveal_without_slot_goes_to_everyone(
 
     event = _last_event(session)
     assert (event.kind, event.actor, event.visibility) == ("handout_revealed", gm, "everyone")
-    assert selectors.handouts_for(session=session, user=second_player, is_gm=False) == [reveal]
+    assert handouts_for(session=session, user=second_player, is_gm=False) == [reveal]
 
 
 def test_handout_reveal_twice_refused(session, gm, pc, running_scenario):

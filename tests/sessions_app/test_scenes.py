@@ -4,7 +4,6 @@ conditions, the after-scene rule, no-scene mode, prepared checks and who may spe
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from sessions_app import selectors
 from sessions_app.models import (
     Appearance,
     Character,
@@ -14,6 +13,7 @@ from sessions_app.models import (
     StageRequest,
     TimelineEvent,
 )
+from sessions_app.selectors.timeline import visible_events
 from sessions_app.services.checks import check_roll
 from sessions_app.services.play import phase_advance, session_scenario_set
 from sessions_app.services.scenes import (
@@ -105,10 +105,7 @@ def _events(session, *kinds) -> list[TimelineEvent]:
 
 
 def _visible_kinds(session, user, is_gm=False) -> list[str]:
-    return [
-        event.kind
-        for event in selectors.visible_events(session_id=session.pk, user=user, is_gm=is_gm)
-    ]
+    return [event.kind for event in visible_events(session_id=session.pk, user=user, is_gm=is_gm)]
 
 
 # --------------------------------------------------------------------------- scene start

@@ -1,5 +1,7 @@
-from sessions_app import selectors
 from sessions_app.models import TimelineEvent
+from sessions_app.selectors.scenarios import scenario_for_owner, scenario_plan, scenarios_for_owner
+from sessions_app.selectors.tables import session_for_member, tables_for_user
+from sessions_app.selectors.timeline import events_after, present_users, visible_events
 from sessions_app.services.timeline import presence_enter, presence_seen, timeline_append
 from tests.factories import TableFactory, UserFactory
 
@@ -7,19 +9,19 @@ from tests.factories import TableFactory, UserFactory
 def test_tables_for_user_lists_only_own_tables(table, player_membership, player):
     TableFactory(name="Elsewhere")
 
-    assert list(selectors.tables_for_user(user=player)) == [table]
+    assert list(tables_for_user(user=player)) == [table]
 
 
 def test_session_for_member_refuses_outsider(session, outsider):
-    assert selectors.session_for_member(user=outsider, session_id=session.pk) is None
+    assert session_for_member(user=outsider, session_id=session.pk) is None
 
 
 def test_session_for_member_unknown_session(player):
-    assert selectors.session_for_member(user=player, session_id=999_999) is None
+    assert session_for_member(user=player, session_id=999_999) is None
 
 
 def test_session_for_member_returns_membership(session, player):
-    found_session, membership = selectors.session_for_member(user=player, session_id=session.pk)
+    found_session, membership = session_for_member(user=player, session_id=session.pk)
 
     assert found_session == session
     assert membership.user == player
@@ -42,9 +44,7 @@ def _append_mixed_events(session, gm, player):
 def test_visible_events_player_sees_public_and_listed(session, gm, player):
     _append_mixed_events(session, gm, player)
 
-    kinds = [
-        e.kind for e in selectors.visible_events(session_id=session.pk, user=player, is_gm=False)
-    ]
+    kinds = [e.kind for e in visible_events(session_id=session.pk, user=player, is_gm=False)]
 
     assert kinds == ["public", "whisper"]
 
@@ -53,9 +53,7 @@ def test_visible_events_other_player_sees_public_only(session, gm, player):
     other = UserFactory(username="other")
     _append_mixed_events(session, gm, player)
 
-    kinds = [
-        e.kind for e in selectors.visible_events(session_id=session.pk, user=other, is_gm=False)
-    ]
+    kinds = [e.kind for e in visible_events(session_id=session.pk, user=other, is_gm=False)]
 
     assert kinds == ["public"]
 
@@ -63,7 +61,7 @@ def test_visible_events_other_player_sees_public_only(session, gm, player):
 def test_visible_events_gm_sees_everything(session, gm, player):
     _append_mixed_events(session, gm, player)
 
-    kinds = [e.kind for e in selectors.visible_events(session_id=session.pk, user=gm, is_gm=True)]
+    kinds = [e.kind for e in visible_events(session_id=session.pk, user=gm, is_gm=True)]
 
     assert kinds == ["public", "secret", "whisper"]
 
@@ -72,10 +70,7 @@ def test_events_after_returns_only_later_events(session, gm):
     for _ in range(4):
         timeline_append(session=session, kind="note", actor=gm)
 
-    seqs = [
-        e.seq
-        for e in selectors.events_after(session_id=session.pk, user=gm, is_gm=True, after_seq=2)
-    ]
+    seqs = [e.seq for e in events_after(session_id=session.pk, user=gm, is_gm=True, after_seq=2)]
 
     assert seqs == [3, 4]
 
@@ -85,7 +80,7 @@ def test_present_users_counts_each_user_once(session, player, gm):
     presence_enter(session_id=session.pk, user=player, channel_name="b")
     presence_enter(session_id=session.pk, user=gm, channel_name="c")
 
-    assert selectors.present_users(session_id=session.pk) == [gm, player]
+    assert present_users(session_id=session.pk) == [gm, player]
 
 
 def test_present_users_forgets_sockets_not_seen_for_long(session, player, gm):
@@ -101,7 +96,7 @@ def test_present_users_forgets_sockets_not_seen_for_long(session, player, gm):
         last_seen=timezone.now() - datetime.timedelta(minutes=10)
     )
 
-    assert selectors.present_users(session_id=session.pk) == [gm]
+    assert present_users(session_id=session.pk) == [gm]
 
 
 def test_presence_seen_refreshes_a_socket(session, player):
@@ -118,7 +113,7 @@ def test_presence_seen_refreshes_a_socket(session, player):
 
     presence_seen(channel_name="c1")
 
-    assert selectors.present_users(session_id=session.pk) == [player]
+    assert present_users(session_id=session.pk) == [player]
 
 
 # Scenarios
@@ -130,19 +125,19 @@ def test_scenarios_for_owner_lists_only_own_scenarios(gm, outsider):
     mine = ScenarioFactory(owner=gm, title="Mine")
     ScenarioFactory(owner=outsider, title="Theirs")
 
-    assert list(selectors.scenarios_for_owner(user=gm)) == [mine]
+    assert list(scenarios_for_owner(user=gm)) == [mine]
 
 
 def test_scenario_for_owner_none_for_other_user(gm, outsider):
     scenario = ScenarioFactory(owner=gm)
 
-    assert selectors.scenario_for_owner(user=outsider, scenario_id=scenario.pk) is None
+    assert scenario_for_owner(user=outsider, scenario_id=scenario.pk) is None
 
 
 def test_scenario_for_owner_returns_own_scenario(gm):
     scenario = ScenarioFactory(owner=gm)
 
-    assert selectors.scenario_for_owner(user=gm, scenario_id=scenario.pk) == scenario
+    assert scenario_for_owner(user=gm, scenario_id=scenario.pk) == scenario
 
 
 def test_scenario_plan_groups_scenes_by_phase_in_order(gm):
@@ -151,7 +146,7 @@ def test_scenario_plan_groups_scenes_by_phase_in_order(gm):
     PlannedSceneFactory(scenario=scenario, phase="middle", position=1, title="First")
     PlannedSceneFactory(scenario=scenario, phase="ending", position=1, title="Last")
 
-    plan = selectors.scenario_plan(scenario=scenario)
+    plan = scenario_plan(scenario=scenario)
 
     assert [(phase, [scene.title for scene in scenes]) for phase, _label, scenes in plan] == [
         ("opening", []),

@@ -4,8 +4,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from sessions_app import selectors
 from sessions_app.models import Roll
+from sessions_app.selectors.stats import dice_rows_for_session, dice_rows_for_table
 from sessions_app.services.checks import (
     check_request,
     check_roll,
@@ -159,7 +159,7 @@ def test_dice_rows_for_session_constant_queries(
     command_roll(session=session, by=player, text="2D6>=7", faces=(1, 2))
 
     with django_assert_max_num_queries(3):
-        rows = selectors.dice_rows_for_session(session=session, user=player, is_gm=False)
+        rows = dice_rows_for_session(session=session, user=player, is_gm=False)
 
     assert len(rows) == Roll.objects.count() == 6
 
@@ -173,7 +173,7 @@ def test_dice_rows_for_table_constant_queries(
         _roll(game, gm, player, pc, (4, 3))
 
     with django_assert_max_num_queries(3):
-        rows = selectors.dice_rows_for_table(table=session.table, user=gm, is_gm=True)
+        rows = dice_rows_for_table(table=session.table, user=gm, is_gm=True)
 
     assert len(rows) == 3
 

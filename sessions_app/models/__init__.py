@@ -1,0 +1,94 @@
+"""The app's models, one module per topic; Django and the migrations find them all here.
+
+The migrations name `sessions_app.models._new_invite_token` and
+`sessions_app.models.default_experience_lines`, so both stay importable from here.
+"""
+
+from .append_only import (
+    AppendOnlyModel,
+    AppendOnlyQuerySet,
+)
+from .characters import (
+    Character,
+)
+from .checks import (
+    CheckRequest,
+    Contest,
+    Roll,
+)
+from .experience import (
+    ExperienceEntry,
+    SessionSignoff,
+)
+from .scenarios import (
+    Handout,
+    HandoutReveal,
+    PlannedScene,
+    PreparedCheck,
+    Scenario,
+    ScenarioNpc,
+)
+from .scenes import (
+    Appearance,
+    Participation,
+    Scene,
+    StageRequest,
+)
+from .tables import (
+    MAIN_PLAY_PHASES,
+    PHASE_ORDER,
+    SHIPPED_EXPERIENCE_LABELS,
+    SHIPPED_PROFILE_NAMES,
+    EntryCondition,
+    EntryConditionFields,
+    GameSession,
+    Invite,
+    Membership,
+    Phase,
+    RulesProfile,
+    Table,
+    _new_invite_token,  # noqa: F401 - named by migration 0001
+    default_experience_lines,
+)
+from .timeline import (
+    ImportedLog,
+    Presence,
+    TimelineEvent,
+)
+
+__all__ = [
+    "Appearance",
+    "AppendOnlyModel",
+    "AppendOnlyQuerySet",
+    "Character",
+    "CheckRequest",
+    "Contest",
+    "EntryCondition",
+    "EntryConditionFields",
+    "ExperienceEntry",
+    "GameSession",
+    "Handout",
+    "HandoutReveal",
+    "ImportedLog",
+    "Invite",
+    "MAIN_PLAY_PHASES",
+    "Membership",
+    "PHASE_ORDER",
+    "Participation",
+    "Phase",
+    "PlannedScene",
+    "PreparedCheck",
+    "Presence",
+    "Roll",
+    "RulesProfile",
+    "SHIPPED_EXPERIENCE_LABELS",
+    "SHIPPED_PROFILE_NAMES",
+    "Scenario",
+    "ScenarioNpc",
+    "Scene",
+    "SessionSignoff",
+    "StageRequest",
+    "Table",
+    "TimelineEvent",
+    "default_experience_lines",
+]

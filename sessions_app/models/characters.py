@@ -1,0 +1,53 @@
+"""Character sheets: PCs belong to their players, NPCs to the GM."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from .tables import Table
+
+
+class Character(models.Model):
+    """A character sheet: a PC belongs to a player of the table, an NPC to its GM."""
+
+    class Kind(models.TextChoices):
+        PC = "pc", _("PC")
+        NPC = "npc", _("NPC")
+
+    table = models.ForeignKey(
+        Table, verbose_name=_("table"), on_delete=models.CASCADE, related_name="characters"
+    )
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("owner"),
+        on_delete=models.PROTECT,
+        related_name="characters",
+    )
+    kind = models.CharField(_("kind"), max_length=3, choices=Kind.choices, default=Kind.PC)
+    name = models.CharField(_("name"), max_length=120)
+    concept = models.CharField(_("concept"), max_length=200, blank=True)
+    judgement_values = models.JSONField(
+        _("judgement values"),
+        default=dict,
+        blank=True,
+        help_text=_("Judgement value name → number."),
+    )
+    resources = models.JSONField(
+        _("resources"),
+        default=dict,
+        blank=True,
+        help_text=_("Resource name → {current, max}, such as HP."),
+    )
+    notes = models.TextField(_("notes"), blank=True)
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("character")
+        verbose_name_plural = _("characters")
+        ordering = ["table_id", "kind", "name", "id"]
+
+    def __str__(self) -> str:
+        return self.name

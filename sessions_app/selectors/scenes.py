@@ -1,0 +1,95 @@
+"""Reads of a session's cast, players, scenes, stage and handouts."""
+
+from __future__ import annotations
+
+from django.db.models import Q
+
+from ..models import (
+    Appearance,
+    Character,
+    GameSession,
+    HandoutReveal,
+    Membership,
+    Participation,
+    Scene,
+    StageRequest,
+)
+
+
+def _player_rank(session: GameSession):
+    """Sort key: the player order the GM set, then everyone else by name."""
+    order = {user_id: index for index, user_id in enumerate(session.player_order or [])}
+    return lambda user: (order.get(user.pk, len(order)), user.get_username().lower())
+
+
+def session_cast(*, session: GameSession) -> list[Character]:
+    """Return the PCs taking part, in player order, then by name."""
+    characters = list(session.characters.select_related("owner"))
+    rank = _player_rank(session)
+    return sorted(characters, key=lambda character: (rank(character.owner), character.name))
+
+
+def session_participations(*, session: GameSession) -> list[Participation]:
+    """Return each taking-part character's pre-play state, in player order."""
+    participations = list(session.participations.select_related("character__owner"))
+    rank = _player_rank(session)
+    return sorted(
+        participations,
+        key=lambda row: (rank(row.character.owner), row.character.name),
+    )
+
+
+def session_players(*, session: GameSession) -> list:
+    """Return the table's players (not the GM) in player order."""
+    members = Membership.objects.filter(
+        table_id=session.table_id, role=Membership.Role.PLAYER
+    ).select_related("user")
+    return sorted((member.user for member in members), key=_player_rank(session))
+
+
+def running_scene(*, session_id: int) -> Scene | None:
+    return (
+        Scene.objects.filter(session_id=session_id, status=Scene.Status.RUNNING)
+        .select_related("scene_player__owner")
+        .first()
+    )
+
+
+def on_stage_ids(*, scene: Scene) -> set[int]:
+    return set(
+        Appearance.objects.filter(scene=scene, exited_at__isnull=True).values_list(
+            "character_id", flat=True
+        )
+    )
+
+
+def stage_appearances(*, scene: Scene) -> list[Appearance]:
+    return list(
+        Appearance.objects.filter(scene=scene, exited_at__isnull=True)
+        .select_related("character__owner")
+        .order_by("entered_at", "id")
+    )
+
+
+def open_stage_requests(*, scene: Scene) -> list[StageRequest]:
+    return list(
+        StageRequest.objects.filter(scene=scene, status__in=StageRequest.OPEN_STATUSES)
+        .select_related("character__owner", "requested_by")
+        .order_by("created_at", "id")
+    )
+
+
+def session_scenes(*, session_id: int) -> list[Scene]:
+    return list(
+        Scene.objects.filter(session_id=session_id)
+        .select_related("scene_player")
+        .order_by("number")
+    )
+
+
+def handouts_for(*, session: GameSession, user, is_gm: bool) -> list[HandoutReveal]:
+    """Return the handouts revealed in the session that this user may read."""
+    reveals = HandoutReveal.objects.filter(session=session).select_related("handout")
+    if not is_gm:
+        reveals = reveals.filter(Q(readers__isnull=True) | Q(readers=user)).distinct()
+    return list(reveals.order_by("revealed_at", "id"))
