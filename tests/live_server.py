@@ -65,6 +65,7 @@ class DaphneServer:
         *,
         extra_env: dict[str, str] | None = None,
         application: str = "config.asgi:application",
+        project_dir: Path = PROJECT_DIR,
     ):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -84,7 +85,7 @@ class DaphneServer:
                 str(self.port),
                 application,
             ],
-            cwd=PROJECT_DIR,
+            cwd=project_dir,
             env=env,
             stdout=self._log,
             stderr=subprocess.STDOUT,
