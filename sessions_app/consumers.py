@@ -19,6 +19,7 @@ from sessions_app.selectors.tables import session_for_member
 from sessions_app.selectors.timeline import events_after, present_users, session_last_seq
 from sessions_app.services.timeline import presence_enter, presence_leave, presence_seen
 
+from .presenters.stage import stage_context
 from .time_zones import TIME_ZONE_COOKIE, zone_from_cookie
 
 CLOSE_NOT_A_MEMBER = 4403
@@ -200,8 +201,6 @@ class SessionConsumer(AsyncWebsocketConsumer):
     def _render_stage(self) -> str:
         """The stage panel as this member sees it (requests they may decide, their own
         characters' buttons); it holds buttons only, so replacing it loses no typing."""
-        from .views.stage import stage_context
-
         session = session_for_member(user=self.user, session_id=self.session_id)[0]
         context = stage_context(session, self.user, self.is_gm)
         with self._as_viewer():

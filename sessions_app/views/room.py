@@ -49,8 +49,8 @@ from ..forms import (
     RollBoxForm,
 )
 from ..models import Character, CheckRequest, Roll
+from ..presenters.stage import gm_scenario_context, speakers, stage_context
 from .common import apply_errors, asked_by_htmx, member_session, signed_in_user
-from .stage import gm_scenario_context, speakers, stage_context
 
 TEMPLATE = "sessions_app/session_room.html"
 

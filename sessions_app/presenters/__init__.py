@@ -1,0 +1,1 @@
+"""What views and the room's websocket both render: one context builder per panel."""

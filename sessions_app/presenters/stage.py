@@ -1,0 +1,149 @@
+"""What the stage panel shows a viewer: the room's page and its websocket both render it."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.utils.translation import gettext as _
+
+from ..models import (
+    MAIN_PLAY_PHASES,
+    PHASE_ORDER,
+    Character,
+    Handout,
+    HandoutReveal,
+    Phase,
+    PlannedScene,
+    Scenario,
+    StageRequest,
+)
+from ..selectors.scenes import (
+    open_stage_requests,
+    running_scene,
+    session_participations,
+    session_players,
+    session_scenes,
+    stage_appearances,
+)
+from ..selectors.tables import table_characters
+from ..services.play import phase_next, preplay_warnings
+
+
+def speakers(session, user, is_gm: bool, on_stage: list[Character]):
+    """The "say as" choices of the chat form: out of character, own characters on stage,
+    narration and whispers (the GM to a player, a player to the GM)."""
+    choices = [("ooc", _("Out of character"))]
+    for character in on_stage:
+        if character.owner_id == user.pk:
+            choices.append(
+                (f"ic:{character.pk}", _("As %(name)s (in character)") % {"name": character.name})
+            )
+    if is_gm:
+        choices.append(("narration", _("GM narration")))
+        players = get_user_model().objects.filter(
+            memberships__table_id=session.table_id, memberships__role="player"
+        )
+        for player in players.order_by("username"):
+            choices.append(
+                (f"whisper:{player.pk}", _("Whisper to %(name)s") % {"name": player.get_username()})
+            )
+    else:
+        choices.append(("whisper:gm", _("Whisper to the GM")))
+    return choices
+
+
+def stage_context(session, user, is_gm: bool) -> dict:
+    """Everything the stage panel shows this viewer, in a fixed number of queries."""
+    phase = session.phase
+    participations = session_participations(session=session)
+    cast = [row.character for row in participations]
+    context = {
+        "phases": [(value, Phase(value).label) for value in PHASE_ORDER if value != Phase.CLOSED],
+        "phase": phase,
+        "phase_label": Phase(phase).label,
+        "next_phase": phase_next(phase),
+        "in_preplay": phase == Phase.PRE_PLAY,
+        "in_main_play": phase in MAIN_PLAY_PHASES,
+        "participations": participations,
+        "scenes_enabled": session.rules_profile.scenes_enabled,
+        "decisions": 0,
+    }
+    if context["next_phase"]:
+        context["next_phase_label"] = Phase(context["next_phase"]).label
+    if phase == Phase.PRE_PLAY:
+        context["players"] = session_players(session=session)
+        if is_gm:
+            context["preparation"] = [
+                (item, label, bool((session.preparation or {}).get(item)))
+                for item, label in [
+                    ("rulebook", _("Rulebook read")),
+                    ("scenario", _("Scenario chosen")),
+                    ("tools", _("Tools ready")),
+                ]
+            ]
+            context["warnings"] = preplay_warnings(session=session)
+    scene = running_scene(session_id=session.pk) if context["in_main_play"] else None
+    context["scene"] = scene
+    context["scenes"] = session_scenes(session_id=session.pk)
+    if scene is not None:
+        appearances = stage_appearances(scene=scene)
+        on_stage = [appearance.character for appearance in appearances]
+        on_stage_ids = {character.pk for character in on_stage}
+        requests = open_stage_requests(scene=scene)
+        rows = []
+        for request in requests:
+            can = {
+                "decide": is_gm and request.status == StageRequest.Status.PENDING,
+                "answer": request.status == StageRequest.Status.ASKED
+                and request.character.owner_id == user.pk,
+                # A proposed companion's player answers rather than withdraws.
+                "withdraw": request.status in ("asked", "pending")
+                and not is_gm
+                and (
+                    user.pk == request.requested_by_id
+                    or (request.kind != "companion" and user.pk == request.character.owner_id)
+                ),
+            }
+            if can["decide"] or can["answer"]:
+                context["decisions"] += 1
+            rows.append((request, can))
+        asked_ids = {(request.character_id, request.kind) for request in requests}
+        off_stage = [character for character in cast if character.pk not in on_stage_ids]
+        context.update(
+            {
+                "on_stage": on_stage,
+                "off_stage": off_stage,
+                "stage_requests": rows,
+                "asked": asked_ids,
+                "leads": scene.scene_player is not None and scene.scene_player.owner_id == user.pk,
+            }
+        )
+        if is_gm:
+            context["npcs_off_stage"] = [
+                npc
+                for npc in table_characters(table=session.table, kind="npc")
+                if npc.pk not in on_stage_ids
+            ]
+    return context
+
+
+def gm_scenario_context(session, user) -> dict:
+    """The GM's prepared material for this session: scenarios to choose from, planned
+    scenes with their checks, handouts and whether each is out yet."""
+    context = {"gm_scenarios": list(Scenario.objects.filter(owner=user).order_by("title"))}
+    if session.scenario_id is None:
+        return context
+    planned = list(
+        PlannedScene.objects.filter(scenario_id=session.scenario_id)
+        .prefetch_related("checks")
+        .order_by("phase", "position", "id")
+    )
+    phase_rank = {"opening": 0, "middle": 1, "climax": 2, "ending": 3}
+    planned.sort(key=lambda scene: (phase_rank.get(scene.phase, 9), scene.position, scene.pk))
+    revealed = set(
+        HandoutReveal.objects.filter(session=session).values_list("handout_id", flat=True)
+    )
+    handouts = [
+        (handout, handout.pk in revealed)
+        for handout in Handout.objects.filter(scenario_id=session.scenario_id)
+    ]
+    return {**context, "planned_scenes": planned, "handouts": handouts}
