@@ -73,6 +73,7 @@ bench-smoke: check-python $(VENV)/.installed-dev
 lint: check-python $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports
 
 # Refresh the Japanese catalogue after changing UI text. Entries stay on one line each
 # (--no-wrap) so that a translated string is never mistaken for an empty one.
