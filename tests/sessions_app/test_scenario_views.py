@@ -229,7 +229,7 @@ def test_scenario_detail_markup_rendered_in_summary(gm_client, gm):
     page = gm_client.get(reverse("scenario_detail", args=[scenario.pk])).content.decode()
 
     assert "<strong>Bold</strong>" in page
-    assert '<a href="https://example.org/" rel="nofollow noopener">' in page
+    assert '<a href="https://example.org/" rel="noopener noreferrer nofollow">' in page
 
 
 def test_scenario_detail_javascript_link_not_clickable(gm_client, gm):
