@@ -17,7 +17,32 @@ def _slot_choices(player_count: int, empty_label) -> list[tuple[str, str]]:
     return [("", empty_label)] + [(str(n), f"PC{n}") for n in range(1, player_count + 1)]
 
 
-class ScenarioForm(forms.Form):
+class _ItemForm(forms.Form):
+    """A form whose fields are attributes of the item it edits and arguments of its services.
+
+    Every scenario item form is built the same way, `Form(data, scenario=…, item=…,
+    parent=…, value_names=…)`, so that one set of views serves every kind of item.
+    """
+
+    id_prefix = "item"
+    # Whether the form offers the GM's judgement value names (reading them costs a query).
+    takes_value_names = False
+
+    def __init__(self, data=None, *, scenario=None, item=None, parent=None, **kwargs):
+        kwargs.setdefault("auto_id", f"{self.id_prefix}_%s")
+        super().__init__(data, **kwargs)
+        if item is not None:
+            for name in self.fields:
+                self.fields[name].initial = getattr(item, name)
+
+    def service_fields(self) -> dict:
+        """Return the keyword arguments the kind's create and update services take."""
+        return self.cleaned_data
+
+
+class ScenarioForm(_ItemForm):
+    id_prefix = "scenario"
+
     title = forms.CharField(label=_("Title"), max_length=160)
     player_count = forms.IntegerField(
         label=_("Number of players"), min_value=1, max_value=12, initial=3
@@ -35,15 +60,10 @@ class ScenarioForm(forms.Form):
         help_text=MARKUP_HELP,
     )
 
-    def __init__(self, *args, scenario=None, **kwargs):
-        kwargs.setdefault("auto_id", "scenario_%s")
-        super().__init__(*args, **kwargs)
-        if scenario is not None:
-            for name in self.fields:
-                self.fields[name].initial = getattr(scenario, name)
 
+class PlannedSceneForm(_ItemForm):
+    id_prefix = "scene"
 
-class PlannedSceneForm(forms.Form):
     phase = forms.ChoiceField(label=_("Phase"), choices=())
     title = forms.CharField(label=_("Title"), max_length=160)
     scene_player_slot = forms.TypedChoiceField(
@@ -58,19 +78,18 @@ class PlannedSceneForm(forms.Form):
         help_text=MARKUP_HELP,
     )
 
-    def __init__(self, *args, scenario, planned_scene=None, **kwargs):
-        kwargs.setdefault("auto_id", "scene_%s")
-        super().__init__(*args, **kwargs)
+    def __init__(self, *args, scenario, **kwargs):
+        super().__init__(*args, scenario=scenario, **kwargs)
         self.fields["phase"].choices = [(phase.value, phase.label) for phase in MAIN_PLAY_PHASES]
         self.fields["scene_player_slot"].choices = _slot_choices(
             scenario.player_count, _("Master scene (no scene player)")
         )
-        if planned_scene is not None:
-            for name in self.fields:
-                self.fields[name].initial = getattr(planned_scene, name)
 
 
-class PreparedCheckForm(forms.Form):
+class PreparedCheckForm(_ItemForm):
+    id_prefix = "check"
+    takes_value_names = True
+
     label = forms.CharField(label=_("What for"), max_length=160)
     value_name = forms.CharField(label=_("Judgement value"), max_length=60)
     difficulty = forms.IntegerField(
@@ -78,27 +97,41 @@ class PreparedCheckForm(forms.Form):
     )
     secret = forms.BooleanField(label=_("Secret roll (GM only)"), required=False)
 
-    def __init__(self, *args, value_names=(), prepared_check=None, **kwargs):
-        kwargs.setdefault("auto_id", "check_%s")
-        super().__init__(*args, **kwargs)
+    def __init__(self, *args, value_names=(), parent=None, **kwargs):
+        if parent is not None:
+            # One add form per planned scene on the same page: their ids must differ.
+            kwargs.setdefault("auto_id", f"check{parent.pk}_%s")
+        super().__init__(*args, parent=parent, **kwargs)
         # A free text field with suggestions: a scenario is not tied to one rules profile.
         self.value_name_options = [(name, display_name(name)) for name in value_names]
         self.datalist_id = self.auto_id % "value_names"
         self.fields["value_name"].widget.attrs["list"] = self.datalist_id
-        if prepared_check is not None:
-            for name in self.fields:
-                self.fields[name].initial = getattr(prepared_check, name)
 
 
 class ScenarioNpcForm(CharacterForm):
     """The character sheet form: an NPC of a scenario has the same name, values and notes."""
 
-    def __init__(self, *args, value_names=(), npc=None, **kwargs):
+    takes_value_names = True
+
+    def __init__(
+        self, data=None, *, value_names=(), scenario=None, item=None, parent=None, **kwargs
+    ):
         kwargs.setdefault("auto_id", "npc_%s")
-        super().__init__(*args, value_names=value_names, character=npc, **kwargs)
+        super().__init__(data, value_names=value_names, character=item, **kwargs)
+
+    def service_fields(self) -> dict:
+        """Return the keyword arguments of the NPC services: the sheet's values in one dict."""
+        return {
+            "name": self.cleaned_data["name"],
+            "concept": self.cleaned_data["concept"],
+            "judgement_values": self.judgement_values(),
+            "notes": self.cleaned_data["notes"],
+        }
 
 
-class HandoutForm(forms.Form):
+class HandoutForm(_ItemForm):
+    id_prefix = "handout"
+
     title = forms.CharField(label=_("Title"), max_length=160)
     slot = forms.TypedChoiceField(
         label=_("For"), required=False, coerce=int, empty_value=None, choices=()
@@ -110,10 +143,6 @@ class HandoutForm(forms.Form):
         help_text=MARKUP_HELP,
     )
 
-    def __init__(self, *args, scenario, handout=None, **kwargs):
-        kwargs.setdefault("auto_id", "handout_%s")
-        super().__init__(*args, **kwargs)
+    def __init__(self, *args, scenario, **kwargs):
+        super().__init__(*args, scenario=scenario, **kwargs)
         self.fields["slot"].choices = _slot_choices(scenario.player_count, _("Everyone"))
-        if handout is not None:
-            for name in self.fields:
-                self.fields[name].initial = getattr(handout, name)
