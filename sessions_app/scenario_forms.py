@@ -13,8 +13,26 @@ MARKUP_HELP = _(
 )
 
 
-def _slot_choices(player_count: int, empty_label) -> list[tuple[str, str]]:
-    return [("", empty_label)] + [(str(n), f"PC{n}") for n in range(1, player_count + 1)]
+def _markup_field(label, *, rows: int) -> forms.CharField:
+    return forms.CharField(
+        label=label,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": rows}),
+        help_text=MARKUP_HELP,
+    )
+
+
+class _SlotField(forms.TypedChoiceField):
+    """One of the scenario's PC slots, or none (`empty_label` says what none means)."""
+
+    def __init__(self, *, label, empty_label):
+        super().__init__(label=label, required=False, coerce=int, empty_value=None, choices=())
+        self.empty_label = empty_label
+
+    def offer_slots(self, player_count: int) -> None:
+        self.choices = [("", self.empty_label)] + [
+            (str(n), f"PC{n}") for n in range(1, player_count + 1)
+        ]
 
 
 class _ItemForm(forms.Form):
@@ -31,6 +49,9 @@ class _ItemForm(forms.Form):
     def __init__(self, data=None, *, scenario=None, item=None, parent=None, **kwargs):
         kwargs.setdefault("auto_id", f"{self.id_prefix}_%s")
         super().__init__(data, **kwargs)
+        for field in self.fields.values():
+            if isinstance(field, _SlotField):
+                field.offer_slots(scenario.player_count)
         if item is not None:
             for name in self.fields:
                 self.fields[name].initial = getattr(item, name)
@@ -47,43 +68,23 @@ class ScenarioForm(_ItemForm):
     player_count = forms.IntegerField(
         label=_("Number of players"), min_value=1, max_value=12, initial=3
     )
-    summary = forms.CharField(
-        label=_("Summary"),
-        required=False,
-        widget=forms.Textarea(attrs={"rows": 4}),
-        help_text=MARKUP_HELP,
-    )
-    gm_notes = forms.CharField(
-        label=_("GM notes"),
-        required=False,
-        widget=forms.Textarea(attrs={"rows": 6}),
-        help_text=MARKUP_HELP,
-    )
+    summary = _markup_field(_("Summary"), rows=4)
+    gm_notes = _markup_field(_("GM notes"), rows=6)
 
 
 class PlannedSceneForm(_ItemForm):
     id_prefix = "scene"
 
-    phase = forms.ChoiceField(label=_("Phase"), choices=())
+    phase = forms.ChoiceField(
+        label=_("Phase"), choices=[(phase.value, phase.label) for phase in MAIN_PLAY_PHASES]
+    )
     title = forms.CharField(label=_("Title"), max_length=160)
-    scene_player_slot = forms.TypedChoiceField(
-        label=_("Scene player"), required=False, coerce=int, empty_value=None, choices=()
+    scene_player_slot = _SlotField(
+        label=_("Scene player"), empty_label=_("Master scene (no scene player)")
     )
     place = forms.CharField(label=_("Place"), max_length=160, required=False)
     purpose = forms.CharField(label=_("Purpose"), max_length=300, required=False)
-    gm_notes = forms.CharField(
-        label=_("GM notes"),
-        required=False,
-        widget=forms.Textarea(attrs={"rows": 3}),
-        help_text=MARKUP_HELP,
-    )
-
-    def __init__(self, *args, scenario, **kwargs):
-        super().__init__(*args, scenario=scenario, **kwargs)
-        self.fields["phase"].choices = [(phase.value, phase.label) for phase in MAIN_PLAY_PHASES]
-        self.fields["scene_player_slot"].choices = _slot_choices(
-            scenario.player_count, _("Master scene (no scene player)")
-        )
+    gm_notes = _markup_field(_("GM notes"), rows=3)
 
 
 class PreparedCheckForm(_ItemForm):
@@ -133,16 +134,5 @@ class HandoutForm(_ItemForm):
     id_prefix = "handout"
 
     title = forms.CharField(label=_("Title"), max_length=160)
-    slot = forms.TypedChoiceField(
-        label=_("For"), required=False, coerce=int, empty_value=None, choices=()
-    )
-    body = forms.CharField(
-        label=_("Text"),
-        required=False,
-        widget=forms.Textarea(attrs={"rows": 4}),
-        help_text=MARKUP_HELP,
-    )
-
-    def __init__(self, *args, scenario, **kwargs):
-        super().__init__(*args, scenario=scenario, **kwargs)
-        self.fields["slot"].choices = _slot_choices(scenario.player_count, _("Everyone"))
+    slot = _SlotField(label=_("For"), empty_label=_("Everyone"))
+    body = _markup_field(_("Text"), rows=4)
