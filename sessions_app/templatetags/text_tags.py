@@ -1,4 +1,4 @@
-"""Template filter for the text GMs write: a small Markdown subset, escaped first."""
+"""Template filter for the text GMs write: Markdown, cleaned to a fixed set of tags."""
 
 from django import template
 from django.utils.safestring import mark_safe
@@ -11,5 +11,6 @@ register = template.Library()
 @register.filter
 def markdownish(value) -> str:
     """Render `value` with sessions_app.text; only the markup it produced is marked safe."""
-    # str() of a SafeString is still escaped inside: user text is never trusted as HTML.
+    # str() of a SafeString is still rendered as Markdown without raw HTML: user text is
+    # never trusted as HTML, and nh3 has cleaned what comes back.
     return mark_safe(render_markdownish("" if value is None else str(value)))  # noqa: S308

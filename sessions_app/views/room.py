@@ -12,7 +12,9 @@ from django.db.models import Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from minigames.board import session_boards
@@ -471,40 +473,43 @@ def contest_preview(request, session_id: int):
     )
 
 
-@login_required
-@require_POST
-def check_cancel(request, session_id: int, request_id: int):
-    session, membership = member_session(request, session_id)
-    check = get_object_or_404(CheckRequest, pk=request_id, session=session)
-    try:
-        check_services.check_cancel(request=check, by=request.user)
-    except ValidationError as error:
-        return _status(request, " ".join(error.messages), error=True)
-    return _status(request, _("Check cancelled."))
+def _object_action(model, act, done: Promise):
+    """Return the view through which the GM acts on one object of a session: the service
+    `act(request, target)` checks who may and does it; the answer is the room's status
+    line, `done` or why the service refused."""
+
+    @login_required
+    @require_POST
+    def view(request, session_id: int, **url_ids):
+        session, _membership = member_session(request, session_id)
+        (object_id,) = url_ids.values()  # the one id the URL names: request_id, roll_id
+        target = get_object_or_404(model, pk=object_id, session=session)
+        try:
+            act(request, target)
+        except ValidationError as error:
+            return _status(request, " ".join(error.messages), error=True)
+        return _status(request, str(done))
+
+    return view
 
 
-@login_required
-@require_POST
-def roll_reveal(request, session_id: int, roll_id: int):
-    session, membership = member_session(request, session_id)
-    roll = get_object_or_404(Roll, pk=roll_id, session=session)
-    try:
-        check_services.roll_reveal(roll=roll, by=request.user)
-    except ValidationError as error:
-        return _status(request, " ".join(error.messages), error=True)
-    return _status(request, _("The roll is revealed to everyone."))
-
-
-@login_required
-@require_POST
-def roll_void(request, session_id: int, roll_id: int):
-    session, membership = member_session(request, session_id)
-    roll = get_object_or_404(Roll, pk=roll_id, session=session)
-    try:
-        check_services.roll_void(roll=roll, by=request.user, reason=request.POST.get("reason", ""))
-    except ValidationError as error:
-        return _status(request, " ".join(error.messages), error=True)
-    return _status(request, _("The roll is voided."))
+check_cancel = _object_action(
+    CheckRequest,
+    lambda request, check: check_services.check_cancel(request=check, by=request.user),
+    gettext_lazy("Check cancelled."),
+)
+roll_reveal = _object_action(
+    Roll,
+    lambda request, roll: check_services.roll_reveal(roll=roll, by=request.user),
+    gettext_lazy("The roll is revealed to everyone."),
+)
+roll_void = _object_action(
+    Roll,
+    lambda request, roll: check_services.roll_void(
+        roll=roll, by=request.user, reason=request.POST.get("reason", "")
+    ),
+    gettext_lazy("The roll is voided."),
+)
 
 
 @login_required

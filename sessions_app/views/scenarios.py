@@ -2,19 +2,29 @@
 
 Every URL under a scenario answers 404 to anyone but its writer, whatever the method: the
 owner check runs before anything else, so others cannot even learn which ids exist.
+
+The parts of a scenario (planned scenes, prepared checks, NPCs, handouts) are created,
+edited and deleted by the same three views; `ItemKind` says where one kind differs.
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.db.models import Model
+from django.forms import Form
 from django.http import Http404, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from sessions_app.selectors.scenarios import (
     judgement_value_names_for,
@@ -23,14 +33,7 @@ from sessions_app.selectors.scenarios import (
     scenarios_for_owner,
 )
 from sessions_app.services import scenarios as scenario_services
-from sessions_app.services.scenarios import (
-    handout_update,
-    planned_scene_update,
-    prepared_check_update,
-    scenario_create,
-    scenario_npc_update,
-    scenario_update,
-)
+from sessions_app.services.scenarios import scenario_create, scenario_update
 
 from ..models import Handout, PlannedScene, PreparedCheck, Scenario, ScenarioNpc
 from ..scenario_forms import (
@@ -69,6 +72,14 @@ def _value_names(request) -> list[str]:
     return judgement_value_names_for(user=request.user)
 
 
+def _form(request, form_class, scenario: Scenario, data=None, **kwargs) -> Form:
+    """Build a scenario form the one way they are all built, with the GM's value names if
+    it offers them."""
+    if form_class.takes_value_names:
+        kwargs.setdefault("value_names", _value_names(request))
+    return form_class(data, scenario=scenario, **kwargs)
+
+
 def _detail_context(request, scenario: Scenario, **forms) -> dict:
     """Everything the scenario page shows, with fresh add forms unless bound ones are given."""
     value_names = _value_names(request)
@@ -77,7 +88,7 @@ def _detail_context(request, scenario: Scenario, **forms) -> dict:
     for _phase, _label, scenes in plan:
         for scene in scenes:
             scene.check_form = check_forms.get(scene.pk) or PreparedCheckForm(
-                value_names=value_names, auto_id=f"check{scene.pk}_%s"
+                value_names=value_names, parent=scene
             )
         for index, scene in enumerate(scenes):
             scene.is_first = index == 0
@@ -102,7 +113,7 @@ def _answer(request, scenario: Scenario, partial: str, message: str, **forms):
         context = _detail_context(request, scenario, status_message=message, **forms)
         return render(request, f"{DETAIL}#{partial}", context)
     messages.success(request, message)
-    return redirect(reverse("scenario_detail", args=[scenario.pk]) + f"#{partial}")
+    return _back(scenario, partial)
 
 
 def _invalid(request, scenario: Scenario, partial: str, **forms):
@@ -114,33 +125,22 @@ def _invalid(request, scenario: Scenario, partial: str, **forms):
     return render(request, DETAIL, context, status=400)
 
 
-def _item_page(request, scenario: Scenario, form, *, heading: str, anchor: str, status=200):
-    return render(
-        request,
-        ITEM_FORM,
-        {"scenario": scenario, "form": form, "heading": heading, "anchor": anchor},
-        status=status,
-    )
-
-
-def _edit_item(request, scenario: Scenario, form, save, *, saved, heading, anchor: str):
-    """Show an item's form on its own page; a valid POST saves it through `save(form)` and
-    goes back to the item's place on the scenario page. `saved` and `heading` are called
-    for their text once the outcome is known (the item may have been renamed)."""
+def _edit_page(request, scenario: Scenario, form, save, *, saved, heading, anchor: str):
+    """Show a form on its own page; a valid POST saves it through `save()` and goes back to
+    `anchor` on the scenario page. `saved` and `heading` are called for their text once the
+    outcome is known (the item may have been renamed)."""
     if request.method == "POST" and form.is_valid():
         try:
-            save(form)
+            save()
         except ValidationError as error:
             apply_errors(form, error)
         else:
             messages.success(request, saved())
             return _back(scenario, anchor)
-    return _item_page(
+    return render(
         request,
-        scenario,
-        form,
-        heading=heading(),
-        anchor=anchor,
+        ITEM_FORM,
+        {"scenario": scenario, "form": form, "heading": heading(), "anchor": anchor},
         status=400 if form.errors else 200,
     )
 
@@ -158,7 +158,7 @@ def scenario_list(request):
     if request.method == "POST":
         if form.is_valid():
             try:
-                scenario = scenario_create(by=request.user, **form.cleaned_data)
+                scenario = scenario_create(by=request.user, **form.service_fields())
             except ValidationError as error:
                 apply_errors(form, error)
             else:
@@ -181,22 +181,15 @@ def scenario_detail(request, scenario: Scenario):
 
 @owner_scenario("GET", "POST")
 def scenario_edit(request, scenario: Scenario):
-    form = ScenarioForm(request.POST or None, scenario=scenario)
-    if request.method == "POST" and form.is_valid():
-        try:
-            scenario_update(scenario=scenario, by=request.user, **form.cleaned_data)
-        except ValidationError as error:
-            apply_errors(form, error)
-        else:
-            messages.success(request, _("The scenario was saved."))
-            return _back(scenario, "scenario-texts")
-    return _item_page(
+    form = ScenarioForm(request.POST or None, item=scenario)
+    return _edit_page(
         request,
         scenario,
         form,
-        heading=_("Edit the scenario"),
+        lambda: scenario_update(scenario=scenario, by=request.user, **form.service_fields()),
+        saved=lambda: _("The scenario was saved."),
+        heading=lambda: _("Edit the scenario"),
         anchor="scenario-texts",
-        status=400 if form.errors else 200,
     )
 
 
@@ -209,57 +202,189 @@ def scenario_delete(request, scenario: Scenario):
     return render(request, "sessions_app/scenario_confirm_delete.html", {"scenario": scenario})
 
 
-# Planned scenes ----------------------------------------------------------------------------
+# Its items: planned scenes, prepared checks, NPCs, handouts --------------------------------
 
 
-def _planned_scene(scenario: Scenario, scene_id: int) -> PlannedScene:
-    return get_object_or_404(PlannedScene, pk=scene_id, scenario=scenario)
+@dataclass(frozen=True)
+class ItemKind:
+    """One kind of item a scenario holds, as its create, edit and delete views see it."""
+
+    model: type[Model]
+    form: type[Form]
+    # The keyword the kind's services take an item by: planned_scene=, npc=, ...
+    arg: str
+    create: Callable[..., Any]
+    update: Callable[..., Any]
+    delete: Callable[..., Any]
+    # The section (partial and DOM id) of the scenario page that lists the items, and the
+    # name its add form has in the page's context.
+    section: str
+    add_form: str
+    # What the GM is told, formatted with the item's attribute called `name`.
+    name: str
+    created: Promise
+    saved: Promise
+    deleted: Promise
+    heading: Promise
+    # Where on the scenario page an item stands.
+    anchor: Callable[[Any], str]
+    # How an item's row reaches its scenario.
+    scenario_path: str = "scenario"
+    # The kind an item is created under, if not the scenario itself.
+    parent: ItemKind | None = None
+
+    def get(self, scenario: Scenario, item_id: int):
+        """Return the scenario's item with this id, else answer 404."""
+        rows = self.model.objects.select_related(self.scenario_path)
+        return get_object_or_404(rows, pk=item_id, **{self.scenario_path: scenario})
+
+    def say(self, message: Promise, item) -> str:
+        return message % {self.name: getattr(item, self.name)}
 
 
-@owner_scenario("POST")
-def planned_scene_create(request, scenario: Scenario):
-    form = PlannedSceneForm(request.POST, scenario=scenario)
-    if form.is_valid():
-        try:
-            scene = scenario_services.planned_scene_create(
-                scenario=scenario, by=request.user, **form.cleaned_data
-            )
-        except ValidationError as error:
-            apply_errors(form, error)
-        else:
-            message = _("The scene “%(title)s” was planned.") % {"title": scene.title}
-            return _answer(request, scenario, "plan", message)
-    return _invalid(request, scenario, "plan", scene_form=form)
+PLANNED_SCENE = ItemKind(
+    model=PlannedScene,
+    form=PlannedSceneForm,
+    arg="planned_scene",
+    create=scenario_services.planned_scene_create,
+    update=scenario_services.planned_scene_update,
+    delete=scenario_services.planned_scene_delete,
+    section="plan",
+    add_form="scene_form",
+    name="title",
+    created=gettext_lazy("The scene “%(title)s” was planned."),
+    saved=gettext_lazy("The scene was saved."),
+    deleted=gettext_lazy("The scene “%(title)s” was deleted."),
+    heading=gettext_lazy("Edit the scene “%(title)s”"),
+    anchor=lambda scene: f"planned-scene-{scene.pk}",
+)
+PREPARED_CHECK = ItemKind(
+    model=PreparedCheck,
+    form=PreparedCheckForm,
+    arg="prepared_check",
+    create=scenario_services.prepared_check_create,
+    update=scenario_services.prepared_check_update,
+    delete=scenario_services.prepared_check_delete,
+    section="plan",
+    # One add form per planned scene, by the scene's id.
+    add_form="check_forms",
+    name="label",
+    created=gettext_lazy("The check “%(label)s” was prepared."),
+    saved=gettext_lazy("The check was saved."),
+    deleted=gettext_lazy("The check “%(label)s” was deleted."),
+    heading=gettext_lazy("Edit the check “%(label)s”"),
+    anchor=lambda check: f"planned-scene-{check.planned_scene_id}",
+    scenario_path="planned_scene__scenario",
+    parent=PLANNED_SCENE,
+)
+SCENARIO_NPC = ItemKind(
+    model=ScenarioNpc,
+    form=ScenarioNpcForm,
+    arg="npc",
+    create=scenario_services.scenario_npc_create,
+    update=scenario_services.scenario_npc_update,
+    delete=scenario_services.scenario_npc_delete,
+    section="npcs",
+    add_form="npc_form",
+    name="name",
+    created=gettext_lazy("%(name)s was added."),
+    saved=gettext_lazy("%(name)s was saved."),
+    deleted=gettext_lazy("%(name)s was deleted."),
+    heading=gettext_lazy("Edit the NPC %(name)s"),
+    anchor=lambda npc: f"npc-{npc.pk}",
+)
+HANDOUT = ItemKind(
+    model=Handout,
+    form=HandoutForm,
+    arg="handout",
+    create=scenario_services.handout_create,
+    update=scenario_services.handout_update,
+    delete=scenario_services.handout_delete,
+    section="handouts",
+    add_form="handout_form",
+    name="title",
+    created=gettext_lazy("The handout “%(title)s” was added."),
+    saved=gettext_lazy("The handout was saved."),
+    deleted=gettext_lazy("The handout “%(title)s” was deleted."),
+    heading=gettext_lazy("Edit the handout “%(title)s”"),
+    anchor=lambda handout: f"handout-{handout.pk}",
+)
 
 
-@owner_scenario("GET", "POST")
-def planned_scene_edit(request, scenario: Scenario, scene_id: int):
-    scene = _planned_scene(scenario, scene_id)
-    form = PlannedSceneForm(request.POST or None, scenario=scenario, planned_scene=scene)
-    return _edit_item(
-        request,
-        scenario,
-        form,
-        lambda form: planned_scene_update(
-            planned_scene=scene, by=request.user, **form.cleaned_data
-        ),
-        saved=lambda: _("The scene was saved."),
-        heading=lambda: _("Edit the scene “%(title)s”") % {"title": scene.title},
-        anchor=f"planned-scene-{scene.pk}",
-    )
+# Each URL below a scenario names one id (scene_id, npc_id, ...): the item's, or for a
+# create view its parent's.
 
 
-@owner_scenario("POST")
-def planned_scene_delete(request, scenario: Scenario, scene_id: int):
-    scene = _planned_scene(scenario, scene_id)
-    scenario_services.planned_scene_delete(planned_scene=scene, by=request.user)
-    message = _("The scene “%(title)s” was deleted.") % {"title": scene.title}
-    return _answer(request, scenario, "plan", message)
+def item_create_view(kind: ItemKind):
+    """Return the view that adds an item of `kind` from the add form in its section."""
+
+    @owner_scenario("POST")
+    def create(request, scenario: Scenario, **url_ids):
+        parent = kind.parent.get(scenario, *url_ids.values()) if kind.parent else None
+        form = _form(request, kind.form, scenario, request.POST, parent=parent)
+        if form.is_valid():
+            owner = {kind.parent.arg: parent} if kind.parent else {"scenario": scenario}
+            try:
+                item = kind.create(**owner, by=request.user, **form.service_fields())
+            except ValidationError as error:
+                apply_errors(form, error)
+            else:
+                return _answer(request, scenario, kind.section, kind.say(kind.created, item))
+        bound = {parent.pk: form} if parent else form
+        return _invalid(request, scenario, kind.section, **{kind.add_form: bound})
+
+    return create
+
+
+def item_edit_view(kind: ItemKind):
+    """Return the view that edits an item of `kind` on a page of its own."""
+
+    @owner_scenario("GET", "POST")
+    def edit(request, scenario: Scenario, **url_ids):
+        item = kind.get(scenario, *url_ids.values())
+        form = _form(request, kind.form, scenario, request.POST or None, item=item)
+        return _edit_page(
+            request,
+            scenario,
+            form,
+            lambda: kind.update(**{kind.arg: item}, by=request.user, **form.service_fields()),
+            saved=lambda: kind.say(kind.saved, item),
+            heading=lambda: kind.say(kind.heading, item),
+            anchor=kind.anchor(item),
+        )
+
+    return edit
+
+
+def item_delete_view(kind: ItemKind):
+    """Return the view that deletes an item of `kind` and answers with its section."""
+
+    @owner_scenario("POST")
+    def delete(request, scenario: Scenario, **url_ids):
+        item = kind.get(scenario, *url_ids.values())
+        kind.delete(**{kind.arg: item}, by=request.user)
+        return _answer(request, scenario, kind.section, kind.say(kind.deleted, item))
+
+    return delete
+
+
+planned_scene_create = item_create_view(PLANNED_SCENE)
+planned_scene_edit = item_edit_view(PLANNED_SCENE)
+planned_scene_delete = item_delete_view(PLANNED_SCENE)
+prepared_check_create = item_create_view(PREPARED_CHECK)
+prepared_check_edit = item_edit_view(PREPARED_CHECK)
+prepared_check_delete = item_delete_view(PREPARED_CHECK)
+scenario_npc_create = item_create_view(SCENARIO_NPC)
+scenario_npc_edit = item_edit_view(SCENARIO_NPC)
+scenario_npc_delete = item_delete_view(SCENARIO_NPC)
+handout_create = item_create_view(HANDOUT)
+handout_edit = item_edit_view(HANDOUT)
+handout_delete = item_delete_view(HANDOUT)
 
 
 @owner_scenario("POST")
 def planned_scene_move(request, scenario: Scenario, scene_id: int):
-    scene = _planned_scene(scenario, scene_id)
+    scene = PLANNED_SCENE.get(scenario, scene_id)
     direction = request.POST.get("direction", "")
     try:
         scenario_services.planned_scene_move(
@@ -275,153 +400,3 @@ def planned_scene_move(request, scenario: Scenario, scene_id: int):
     else:
         message = _("“%(title)s” moved down.") % {"title": scene.title}
     return _answer(request, scenario, "plan", message)
-
-
-# Prepared checks ---------------------------------------------------------------------------
-
-
-def _prepared_check(scenario: Scenario, check_id: int) -> PreparedCheck:
-    return get_object_or_404(
-        PreparedCheck.objects.select_related("planned_scene__scenario"),
-        pk=check_id,
-        planned_scene__scenario=scenario,
-    )
-
-
-@owner_scenario("POST")
-def prepared_check_create(request, scenario: Scenario, scene_id: int):
-    scene = _planned_scene(scenario, scene_id)
-    form = PreparedCheckForm(
-        request.POST, value_names=_value_names(request), auto_id=f"check{scene.pk}_%s"
-    )
-    if form.is_valid():
-        try:
-            check = scenario_services.prepared_check_create(
-                planned_scene=scene, by=request.user, **form.cleaned_data
-            )
-        except ValidationError as error:
-            apply_errors(form, error)
-        else:
-            message = _("The check “%(label)s” was prepared.") % {"label": check.label}
-            return _answer(request, scenario, "plan", message)
-    return _invalid(request, scenario, "plan", check_forms={scene.pk: form})
-
-
-@owner_scenario("GET", "POST")
-def prepared_check_edit(request, scenario: Scenario, check_id: int):
-    check = _prepared_check(scenario, check_id)
-    form = PreparedCheckForm(
-        request.POST or None, value_names=_value_names(request), prepared_check=check
-    )
-    return _edit_item(
-        request,
-        scenario,
-        form,
-        lambda form: prepared_check_update(
-            prepared_check=check, by=request.user, **form.cleaned_data
-        ),
-        saved=lambda: _("The check was saved."),
-        heading=lambda: _("Edit the check “%(label)s”") % {"label": check.label},
-        anchor=f"planned-scene-{check.planned_scene_id}",
-    )
-
-
-@owner_scenario("POST")
-def prepared_check_delete(request, scenario: Scenario, check_id: int):
-    check = _prepared_check(scenario, check_id)
-    scenario_services.prepared_check_delete(prepared_check=check, by=request.user)
-    message = _("The check “%(label)s” was deleted.") % {"label": check.label}
-    return _answer(request, scenario, "plan", message)
-
-
-# NPCs --------------------------------------------------------------------------------------
-
-
-def _npc_fields(form: ScenarioNpcForm) -> dict:
-    return {
-        "name": form.cleaned_data["name"],
-        "concept": form.cleaned_data["concept"],
-        "judgement_values": form.judgement_values(),
-        "notes": form.cleaned_data["notes"],
-    }
-
-
-@owner_scenario("POST")
-def scenario_npc_create(request, scenario: Scenario):
-    form = ScenarioNpcForm(request.POST, value_names=_value_names(request))
-    if form.is_valid():
-        try:
-            npc = scenario_services.scenario_npc_create(
-                scenario=scenario, by=request.user, **_npc_fields(form)
-            )
-        except ValidationError as error:
-            apply_errors(form, error)
-        else:
-            message = _("%(name)s was added.") % {"name": npc.name}
-            return _answer(request, scenario, "npcs", message)
-    return _invalid(request, scenario, "npcs", npc_form=form)
-
-
-@owner_scenario("GET", "POST")
-def scenario_npc_edit(request, scenario: Scenario, npc_id: int):
-    npc = get_object_or_404(ScenarioNpc, pk=npc_id, scenario=scenario)
-    form = ScenarioNpcForm(request.POST or None, value_names=_value_names(request), npc=npc)
-    return _edit_item(
-        request,
-        scenario,
-        form,
-        lambda form: scenario_npc_update(npc=npc, by=request.user, **_npc_fields(form)),
-        saved=lambda: _("%(name)s was saved.") % {"name": npc.name},
-        heading=lambda: _("Edit the NPC %(name)s") % {"name": npc.name},
-        anchor=f"npc-{npc.pk}",
-    )
-
-
-@owner_scenario("POST")
-def scenario_npc_delete(request, scenario: Scenario, npc_id: int):
-    npc = get_object_or_404(ScenarioNpc, pk=npc_id, scenario=scenario)
-    scenario_services.scenario_npc_delete(npc=npc, by=request.user)
-    message = _("%(name)s was deleted.") % {"name": npc.name}
-    return _answer(request, scenario, "npcs", message)
-
-
-# Handouts ----------------------------------------------------------------------------------
-
-
-@owner_scenario("POST")
-def handout_create(request, scenario: Scenario):
-    form = HandoutForm(request.POST, scenario=scenario)
-    if form.is_valid():
-        try:
-            handout = scenario_services.handout_create(
-                scenario=scenario, by=request.user, **form.cleaned_data
-            )
-        except ValidationError as error:
-            apply_errors(form, error)
-        else:
-            message = _("The handout “%(title)s” was added.") % {"title": handout.title}
-            return _answer(request, scenario, "handouts", message)
-    return _invalid(request, scenario, "handouts", handout_form=form)
-
-
-@owner_scenario("GET", "POST")
-def handout_edit(request, scenario: Scenario, handout_id: int):
-    handout = get_object_or_404(Handout, pk=handout_id, scenario=scenario)
-    form = HandoutForm(request.POST or None, scenario=scenario, handout=handout)
-    return _edit_item(
-        request,
-        scenario,
-        form,
-        lambda form: handout_update(handout=handout, by=request.user, **form.cleaned_data),
-        saved=lambda: _("The handout was saved."),
-        heading=lambda: _("Edit the handout “%(title)s”") % {"title": handout.title},
-        anchor=f"handout-{handout.pk}",
-    )
-
-
-@owner_scenario("POST")
-def handout_delete(request, scenario: Scenario, handout_id: int):
-    handout = get_object_or_404(Handout, pk=handout_id, scenario=scenario)
-    scenario_services.handout_delete(handout=handout, by=request.user)
-    message = _("The handout “%(title)s” was deleted.") % {"title": handout.title}
-    return _answer(request, scenario, "handouts", message)

@@ -4,8 +4,8 @@ import pytest
 from playwright.sync_api import expect
 
 from sessions_app.models import Phase
+from tests.browser.pages import logged_in
 from tests.factories import (
-    PASSWORD,
     CharacterFactory,
     GameSessionFactory,
     MembershipFactory,
@@ -17,14 +17,7 @@ from tests.factories import (
 pytestmark = pytest.mark.browser
 
 
-def _logged_in(browser, base_url, username):
-    context = browser.new_context(viewport={"width": 1280, "height": 1000}, locale="en-US")
-    page = context.new_page()
-    page.goto(f"{base_url}/accounts/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    return page
+SCREEN = {"viewport": {"width": 1280, "height": 1000}, "locale": "en-US"}
 
 
 @pytest.fixture
@@ -52,7 +45,7 @@ def afterplay_setup(live_server_url):
 
 def test_gm_awards_experience_and_player_grows_pc(browser, afterplay_setup, csp_violations):
     base_url, session, pc = afterplay_setup
-    gm = csp_violations(_logged_in(browser, base_url, "keeper"))
+    gm = csp_violations(logged_in(browser, base_url, "keeper", **SCREEN))
 
     gm.goto(f"{base_url}/sessions/{session.pk}/")
     gm.get_by_role("link", name="After-play: experience and cleanup").click()
@@ -70,7 +63,7 @@ def test_gm_awards_experience_and_player_grows_pc(browser, afterplay_setup, csp_
     expect(totals.locator("li").last).to_contain_text("5 points")
     expect(gm.get_by_role("button", name="Close the session")).to_be_visible()
 
-    player = csp_violations(_logged_in(browser, base_url, "aki"))
+    player = csp_violations(logged_in(browser, base_url, "aki", **SCREEN))
     player.goto(f"{base_url}/tables/{session.table_id}/")
     player.get_by_role("link", name="My experience and growth").click()
     expect(player.locator("#balance")).to_have_text("12")

@@ -3,6 +3,7 @@
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.pages import logged_in
 from tests.factories import GameSessionFactory, MembershipFactory, TableFactory, UserFactory
 from tests.sessions_app.log_script import PUBLIC, SECRETS, play_scripted_session
 
@@ -20,21 +21,12 @@ def played(live_server_url):
     return live_server_url, session
 
 
-def _logged_in(browser, base_url, username):
-    from tests.factories import PASSWORD
-
-    context = browser.new_context(accept_downloads=True, viewport={"width": 390, "height": 900})
-    page = context.new_page()
-    page.goto(f"{base_url}/accounts/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    return context, page
+PHONE = {"accept_downloads": True, "viewport": {"width": 390, "height": 900}}
 
 
 def test_review_scene_expands_by_keyboard(browser, played, csp_violations):
     base_url, session = played
-    context, page = _logged_in(browser, base_url, "aki")
+    page = logged_in(browser, base_url, "aki", **PHONE)
     csp_violations(page)
     page.goto(f"{base_url}/sessions/{session.pk}/review/")
     expect(page.get_by_role("heading", level=1)).to_contain_text("The Akashic Library")
@@ -50,23 +42,23 @@ def test_review_scene_expands_by_keyboard(browser, played, csp_violations):
     # The revealed roll counts for the player: the session's dice are drawn on the page.
     expect(page.locator(".review-dice svg[role=img]")).to_be_visible()
     assert csp_violations.found == []
-    context.close()
+    page.context.close()
 
 
 def test_review_filter_applies_without_script(browser, played):
     base_url, session = played
-    context, page = _logged_in(browser, base_url, "aki")
+    page = logged_in(browser, base_url, "aki", **PHONE)
     page.goto(f"{base_url}/sessions/{session.pk}/review/")
     page.get_by_label("Chat only").check()
     page.get_by_role("button", name="Apply").click()
     expect(page).to_have_url(f"{base_url}/sessions/{session.pk}/review/?show=chat&character=")
     expect(page.locator("#review-log")).not_to_contain_text(PUBLIC["revealed_roll"])
-    context.close()
+    page.context.close()
 
 
 def test_review_html_export_opens_offline(browser, played, tmp_path):
     base_url, session = played
-    context, page = _logged_in(browser, base_url, "aki")
+    page = logged_in(browser, base_url, "aki", **PHONE)
     page.goto(f"{base_url}/sessions/{session.pk}/review/")
     with page.expect_download() as download_info:
         page.get_by_role("link", name="HTML page (readable offline)").click()
@@ -74,7 +66,7 @@ def test_review_html_export_opens_offline(browser, played, tmp_path):
     assert download.suggested_filename == "2026-12-05-the-akashic-library.html"
     path = tmp_path / download.suggested_filename
     download.save_as(path)
-    context.close()
+    page.context.close()
 
     # Opened from disk in a browser that cannot reach any server.
     offline = browser.new_context(offline=True)

@@ -7,7 +7,12 @@ from django.urls import get_resolver, reverse
 
 from sessions_app.models import CheckRequest, Roll, TimelineEvent
 from sessions_app.services.checks import check_request, check_roll, command_roll, gm_roll
-from tests.factories import CharacterFactory, MembershipFactory, UserFactory
+from tests.factories import (
+    CharacterFactory,
+    GameSessionFactory,
+    MembershipFactory,
+    UserFactory,
+)
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -238,6 +243,81 @@ def test_roll_void_by_player_forbidden(player_client, session, gm, npc):
 
     assert response.status_code == 403
     assert not TimelineEvent.objects.filter(kind="roll_voided").exists()
+
+
+def test_roll_void_without_reason_answers_why_on_the_status_line(gm_client, session, gm, npc):
+    roll = gm_roll(session=session, by=gm, character=npc, label="Spot", value=3)
+
+    response = gm_client.post(_url("roll_void", session, roll.pk), {"reason": " "}, **HTMX)
+
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert 'class="check-status error"' in page
+    assert "Give a reason for voiding the roll." in page
+    assert not TimelineEvent.objects.filter(kind="roll_voided").exists()
+
+
+def test_roll_reveal_by_gm_answers_status_line(gm_client, session, gm, npc):
+    roll = gm_roll(session=session, by=gm, character=npc, label="Spot", value=3, secret=True)
+
+    response = gm_client.post(_url("roll_reveal", session, roll.pk), **HTMX)
+
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert page.startswith('<p id="check-status" class="check-status"')
+    assert "The roll is revealed to everyone." in page
+    assert TimelineEvent.objects.filter(kind="roll_revealed").exists()
+
+
+def test_roll_reveal_public_roll_plain_post_answers_400_text(gm_client, session, gm, npc):
+    roll = gm_roll(session=session, by=gm, character=npc, label="Spot", value=3)
+
+    response = gm_client.post(_url("roll_reveal", session, roll.pk))
+
+    assert response.status_code == 400
+    assert response["Content-Type"].startswith("text/plain")
+    assert response.content.decode() == "This roll is already public."
+
+
+def test_roll_reveal_of_another_session_gets_404(gm_client, session, gm):
+    other = GameSessionFactory(table=session.table)
+    npc = CharacterFactory(table=session.table, owner=gm, kind="npc")
+    roll = gm_roll(session=other, by=gm, character=npc, label="Spot", value=3, secret=True)
+
+    response = gm_client.post(_url("roll_reveal", session, roll.pk), **HTMX)
+
+    assert response.status_code == 404
+    assert not TimelineEvent.objects.filter(kind="roll_revealed").exists()
+
+
+def test_check_cancel_by_gm_answers_status_line(gm_client, session, gm, pc):
+    check = check_request(session=session, by=gm, character=pc, label="Climb", value=5)
+
+    response = gm_client.post(_url("check_cancel", session, check.pk))
+
+    assert response.status_code == 200
+    assert response.content.decode() == "Check cancelled."
+    assert TimelineEvent.objects.filter(kind="check_cancelled").exists()
+
+
+def test_check_cancel_twice_answers_why_on_the_status_line(gm_client, session, gm, pc):
+    check = check_request(session=session, by=gm, character=pc, label="Climb", value=5)
+    gm_client.post(_url("check_cancel", session, check.pk), **HTMX)
+
+    response = gm_client.post(_url("check_cancel", session, check.pk), **HTMX)
+
+    assert response.status_code == 200
+    assert 'class="check-status error"' in response.content.decode()
+    assert "This check cannot be cancelled any more." in response.content.decode()
+
+
+def test_check_cancel_by_player_forbidden(player_client, session, gm, pc):
+    check = check_request(session=session, by=gm, character=pc, label="Climb", value=5)
+
+    response = player_client.post(_url("check_cancel", session, check.pk), **HTMX)
+
+    assert response.status_code == 403
+    assert not TimelineEvent.objects.filter(kind="check_cancelled").exists()
 
 
 def test_roll_log_has_no_edit_or_delete_path(session, gm, npc):

@@ -229,7 +229,7 @@ def test_scenario_detail_markup_rendered_in_summary(gm_client, gm):
     page = gm_client.get(reverse("scenario_detail", args=[scenario.pk])).content.decode()
 
     assert "<strong>Bold</strong>" in page
-    assert '<a href="https://example.org/" rel="nofollow noopener">' in page
+    assert '<a href="https://example.org/" rel="noopener noreferrer nofollow">' in page
 
 
 def test_scenario_detail_javascript_link_not_clickable(gm_client, gm):
@@ -435,3 +435,116 @@ def test_handout_delete_htmx_returns_handouts_partial(gm_client, scenario):
     assert response.status_code == 200
     assert response.content.decode().lstrip().startswith('<section id="handouts"')
     assert not Handout.objects.exists()
+
+
+# What every kind of item shares: its own edit page, a redirect to its place, a message
+
+ITEM_KINDS = [
+    # URL names' start, the item, the field naming it, a valid edit, its place, deleted
+    ("planned_scene", lambda s: PlannedSceneFactory(scenario=s, title="Stacks"), "title",
+     {"phase": "middle", "title": "Stacks", "scene_player_slot": ""}, "planned-scene-{scene}",
+     "The scene “Stacks” was deleted."),
+    ("prepared_check", lambda s: PreparedCheckFactory(planned_scene__scenario=s, label="Look"),
+     "label", {"label": "Look", "value_name": "Senses"}, "planned-scene-{scene}",
+     "The check “Look” was deleted."),
+    ("scenario_npc", lambda s: ScenarioNpcFactory(scenario=s, name="Ghost"), "name",
+     {"name": "Ghost"}, "npc-{pk}", "Ghost was deleted."),
+    ("handout", lambda s: HandoutFactory(scenario=s, title="Letter"), "title",
+     {"title": "Letter", "slot": ""}, "handout-{pk}", "The handout “Letter” was deleted."),
+]  # fmt: skip
+ITEM_PARAMETERS = ("kind", "make", "field", "data", "anchor", "deleted")
+
+
+def _place(anchor, item):
+    scene = getattr(item, "planned_scene_id", item.pk)
+    return anchor.format(pk=item.pk, scene=scene)
+
+
+@pytest.mark.parametrize(ITEM_PARAMETERS, ITEM_KINDS)
+def test_scenario_item_edit_page_shows_item(
+    gm_client, scenario, kind, make, field, data, anchor, deleted
+):
+    item = make(scenario)
+
+    response = gm_client.get(reverse(f"{kind}_edit", args=[scenario.pk, item.pk]))
+
+    page = response.content.decode()
+    heading = page.split("<h1>")[1].split("</h1>")[0]
+    detail = reverse("scenario_detail", args=[scenario.pk])
+    assert response.status_code == 200
+    assert heading.startswith("Edit the ")
+    assert getattr(item, field) in heading
+    assert f'value="{getattr(item, field)}"' in page
+    assert f'href="{detail}#{_place(anchor, item)}"' in page
+
+
+@pytest.mark.parametrize(ITEM_PARAMETERS, ITEM_KINDS)
+def test_scenario_item_edit_post_saves_and_goes_back_to_it(
+    gm_client, scenario, kind, make, field, data, anchor, deleted
+):
+    item = make(scenario)
+
+    response = gm_client.post(
+        reverse(f"{kind}_edit", args=[scenario.pk, item.pk]), {**data, field: "Renamed"}
+    )
+
+    item.refresh_from_db()
+    detail = reverse("scenario_detail", args=[scenario.pk])
+    assert getattr(item, field) == "Renamed"
+    assert response.status_code == 302
+    assert response["Location"] == f"{detail}#{_place(anchor, item)}"
+    assert " was saved." in gm_client.get(detail).content.decode()
+
+
+@pytest.mark.parametrize(ITEM_PARAMETERS, ITEM_KINDS)
+def test_scenario_item_edit_post_blank_name_shows_page_400(
+    gm_client, scenario, kind, make, field, data, anchor, deleted
+):
+    item = make(scenario)
+    name = getattr(item, field)
+
+    response = gm_client.post(
+        reverse(f"{kind}_edit", args=[scenario.pk, item.pk]), {**data, field: ""}
+    )
+
+    item.refresh_from_db()
+    assert response.status_code == 400
+    assert 'class="error"' in response.content.decode()
+    assert getattr(item, field) == name
+
+
+@pytest.mark.parametrize(ITEM_PARAMETERS, ITEM_KINDS)
+def test_scenario_item_delete_plain_post_redirects_with_message(
+    gm_client, scenario, kind, make, field, data, anchor, deleted
+):
+    item = make(scenario)
+
+    response = gm_client.post(reverse(f"{kind}_delete", args=[scenario.pk, item.pk]))
+
+    detail = reverse("scenario_detail", args=[scenario.pk])
+    assert response.status_code == 302
+    assert response["Location"].startswith(f"{detail}#")
+    assert not type(item).objects.filter(pk=item.pk).exists()
+    assert deleted in gm_client.get(detail).content.decode()
+
+
+def test_prepared_check_create_htmx_invalid_reopens_the_form_of_its_scene(gm_client, scenario):
+    scene = PlannedSceneFactory(scenario=scenario)
+    other = PlannedSceneFactory(scenario=scenario)
+
+    response = gm_client.post(
+        reverse("prepared_check_create", args=[scenario.pk, scene.pk]),
+        {"label": "", "value_name": "Senses"},
+        **HTMX,
+    )
+
+    page = response.content.decode()
+    opened = page.split('<details class="add-item" open>')
+    assert response.status_code == 200
+    assert len(opened) == 2
+    assert (
+        f'action="{reverse("prepared_check_create", args=[scenario.pk, scene.pk])}"'
+        in (opened[1].split("</details>")[0])
+    )
+    assert f'id="check{other.pk}_label"' in page
+    assert not PreparedCheck.objects.exists()

@@ -1,7 +1,23 @@
+from html.parser import HTMLParser
+
 from django.template import Context, Template
 from django.utils.safestring import SafeString
 
 from sessions_app.text import render_markdownish
+
+_REL = "noopener noreferrer nofollow"
+
+
+def _elements(html: str) -> list[tuple[str, dict[str, str | None]]]:
+    """Return each start tag in `html` with its attributes, as a browser would parse them."""
+    found: list[tuple[str, dict[str, str | None]]] = []
+
+    class Collector(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            found.append((tag, dict(attrs)))
+
+    Collector().feed(html)
+    return found
 
 
 def test_render_markdownish_empty_gives_empty():
@@ -53,23 +69,56 @@ def test_render_markdownish_bare_link():
     html = render_markdownish("See https://example.org/a?b=1&c=2.")
 
     assert html == (
-        '<p>See <a href="https://example.org/a?b=1&amp;c=2" rel="nofollow noopener">'
+        '<p>See <a href="https://example.org/a?b=1&amp;c=2" rel="noopener noreferrer nofollow">'
         "https://example.org/a?b=1&amp;c=2</a>.</p>"
     )
+
+
+def test_render_markdownish_written_link():
+    html = render_markdownish("[the map](http://example.org/map)")
+
+    assert html == (
+        '<p><a href="http://example.org/map" rel="noopener noreferrer nofollow">the map</a></p>'
+    )
+
+
+def test_render_markdownish_link_title_is_dropped():
+    html = render_markdownish('[map](https://example.org/ "a title")')
+
+    assert _elements(html) == [("p", {}), ("a", {"href": "https://example.org/", "rel": _REL})]
+
+
+def test_render_markdownish_bare_word_with_dot_is_not_a_link():
+    assert render_markdownish("example.org gm@example.org") == ("<p>example.org gm@example.org</p>")
 
 
 def test_render_markdownish_link_in_parentheses_keeps_parenthesis_outside():
     html = render_markdownish("(http://example.org/x)")
 
-    assert '<a href="http://example.org/x" rel="nofollow noopener">' in html
+    assert '<a href="http://example.org/x" rel="noopener noreferrer nofollow">' in html
     assert html.endswith("</a>)</p>")
 
 
 def test_render_markdownish_asterisks_in_link_are_not_emphasis():
-    html = render_markdownish("http://example.org/*a*")
+    html = render_markdownish("http://example.org/*a*b")
 
     assert "<em>" not in html
-    assert 'href="http://example.org/*a*"' in html
+    assert 'href="http://example.org/*a*b"' in html
+
+
+def test_render_markdownish_bold_link():
+    html = render_markdownish("**https://example.org/**")
+
+    assert html.startswith('<p><strong><a href="https://example.org/" ')
+    assert html.endswith("</a></strong></p>")
+
+
+def test_render_markdownish_ordered_list():
+    assert render_markdownish("1. one\n2. two") == "<ol>\n<li>one</li>\n<li>two</li>\n</ol>"
+
+
+def test_render_markdownish_deeper_headings_stay_h4():
+    assert render_markdownish("### Deep") == "<h4>Deep</h4>"
 
 
 def test_render_markdownish_escapes_script_tag():
@@ -79,11 +128,24 @@ def test_render_markdownish_escapes_script_tag():
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
 
 
+def test_render_markdownish_escapes_script_block():
+    html = render_markdownish("<script>\nalert(1)\n</script>\n\n- <script>x</script>")
+
+    assert "<script" not in html
+    assert {tag for tag, _ in _elements(html)} <= {"p", "br", "ul", "li"}
+
+
 def test_render_markdownish_escapes_img_onerror():
     html = render_markdownish('<img src=x onerror="alert(1)">')
 
     assert "<img" not in html
-    assert "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;" in html
+    assert html == '<p>&lt;img src=x onerror="alert(1)"&gt;</p>'
+
+
+def test_render_markdownish_raw_link_with_javascript_is_text():
+    html = render_markdownish('<a href="javascript:alert(1)">x</a>')
+
+    assert _elements(html) == [("p", {})]
 
 
 def test_render_markdownish_javascript_url_is_not_a_link():
@@ -92,19 +154,50 @@ def test_render_markdownish_javascript_url_is_not_a_link():
     assert "<a" not in html
 
 
+def test_render_markdownish_disguised_javascript_urls_are_not_links():
+    html = render_markdownish(
+        "[a](JaVaScRiPt:alert(1)) [b](&#106;avascript:alert(1)) [c]( javascript:alert(1))"
+        " <javascript:alert(1)> [d](vbscript:x) [e](/relative)"
+    )
+
+    assert "<a" not in html
+
+
+def test_render_markdownish_data_urls_are_not_links_or_images():
+    html = render_markdownish(
+        "[x](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==)"
+        " data:text/html,<script>alert(1)</script>"
+        " ![y](data:image/svg+xml,<svg/onload=alert(1)>)"
+    )
+
+    assert "<a" not in html
+    assert "<img" not in html
+    assert "<script" not in html
+    assert "<svg" not in html
+
+
+def test_render_markdownish_images_are_not_loaded():
+    html = render_markdownish("![map](https://example.org/map.png)")
+
+    assert "<img" not in html
+
+
 def test_render_markdownish_quote_in_url_cannot_leave_attribute():
     html = render_markdownish('http://example.org/"onmouseover="alert(1)')
 
-    assert html.count('"') == 4  # the quotes around href and rel, no others
-    assert 'href="http://example.org/"' in html
-    assert "&quot;onmouseover=&quot;alert(1)" in html
+    assert _elements(html) == [
+        ("p", {}),
+        ("a", {"href": "http://example.org/%22onmouseover=%22alert(1)", "rel": _REL}),
+    ]
 
 
-def test_render_markdownish_single_quote_in_url_is_escaped():
+def test_render_markdownish_single_quote_in_url_cannot_leave_attribute():
     html = render_markdownish("http://example.org/'onclick='x")
 
-    assert "'" not in html
-    assert 'href="http://example.org/"' in html
+    assert _elements(html) == [
+        ("p", {}),
+        ("a", {"href": "http://example.org/'onclick='x", "rel": _REL}),
+    ]
 
 
 def test_render_markdownish_markup_inside_emphasis_is_escaped():
@@ -113,7 +206,7 @@ def test_render_markdownish_markup_inside_emphasis_is_escaped():
     assert html == "<p><strong>&lt;b onclick=x&gt;hi&lt;/b&gt;</strong></p>"
 
 
-def test_render_markdownish_placeholder_characters_cannot_smuggle_links():
+def test_render_markdownish_nul_characters_cannot_smuggle_links():
     html = render_markdownish("\x000\x00 http://example.org/")
 
     assert html.count("<a ") == 1
