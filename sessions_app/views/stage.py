@@ -11,7 +11,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from sessions_app.services.play import (
@@ -164,13 +164,13 @@ def _sheet(request, session):
 # action → (what to say when it went through, or None when the handler says it; handler).
 ACTIONS = {
     "phase_advance": (
-        _lazy("The session moved on."),
+        gettext_lazy("The session moved on."),
         lambda request, session: phase_advance(
             session=session, by=request.user, from_phase=request.POST.get("from_phase", "")
         ),
     ),
     "prep_tick": (
-        _lazy("Checklist updated."),
+        gettext_lazy("Checklist updated."),
         lambda request, session: preparation_tick(
             session=session,
             by=request.user,
@@ -181,7 +181,7 @@ ACTIONS = {
     "sheet_review": (None, _sheet),
     "order_move": (None, _order_move),
     "intro": (
-        _lazy("Introduction presented."),
+        gettext_lazy("Introduction presented."),
         lambda request, session: intro_present(
             session=session,
             by=request.user,
@@ -191,7 +191,7 @@ ACTIONS = {
     ),
     "scenario_set": (None, _scenario_set),
     "slot_assign": (
-        _lazy("PC slot set."),
+        gettext_lazy("PC slot set."),
         lambda request, session: slot_assign(
             session=session,
             by=request.user,
@@ -201,44 +201,44 @@ ACTIONS = {
     ),
     "scene_start": (None, _scene_start),
     "scene_end": (
-        _lazy("The scene has ended."),
+        gettext_lazy("The scene has ended."),
         lambda request, session: scene_end(
             session=session, by=request.user, backstage_notes=request.POST.get("notes", "")
         ),
     ),
     "bring_in": (
-        _lazy("Brought on stage."),
+        gettext_lazy("Brought on stage."),
         lambda request, session: stage_bring_in(
             session=session, by=request.user, character=_character(session, request.POST)
         ),
     ),
     "take_out": (
-        _lazy("Taken off stage."),
+        gettext_lazy("Taken off stage."),
         lambda request, session: stage_take_out(
             session=session, by=request.user, character=_character(session, request.POST)
         ),
     ),
     "companion_propose": (
-        _lazy("Companion proposed."),
+        gettext_lazy("Companion proposed."),
         lambda request, session: companion_propose(
             session=session, by=request.user, character=_character(session, request.POST)
         ),
     ),
     "companion_answer": (None, _answer),
     "entry_request": (
-        _lazy("Entry requested: the GM decides."),
+        gettext_lazy("Entry requested: the GM decides."),
         lambda request, session: entry_request(
             session=session, by=request.user, character=_character(session, request.POST)
         ),
     ),
     "exit_request": (
-        _lazy("Exit requested: the GM decides."),
+        gettext_lazy("Exit requested: the GM decides."),
         lambda request, session: exit_request(
             session=session, by=request.user, character=_character(session, request.POST)
         ),
     ),
     "withdraw": (
-        _lazy("Request withdrawn."),
+        gettext_lazy("Request withdrawn."),
         lambda request, session: stage_request_withdraw(
             session=session, by=request.user, request_id=_int(request.POST, "request")
         ),
