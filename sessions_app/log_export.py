@@ -287,6 +287,10 @@ def group_events(events, *, show: str = "all", character: str = "") -> list[LogP
             continue
         ended = None
         if event.kind == "phase_changed":
+            if opening is not None:
+                # The phase before ended with nothing in it but its opening line.
+                phase.sections.append(LogSection(phase=phase.phase, events=[opening]))
+                opening = None
             phase = start_phase(str(payload.get("to") or ""))
             section = None
             if running is not None and running.continuous:
