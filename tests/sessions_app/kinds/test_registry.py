@@ -3,6 +3,7 @@
 from typing import TypedDict
 
 import pytest
+from django.template.loader import get_template
 
 from sessions_app.kinds import registry
 from sessions_app.kinds.registry import (
@@ -96,6 +97,11 @@ def test_minigames_register_their_match_kinds():
 
     assert kinds["match_finished"].template == "minigames/kinds/match_finished.html"
     assert kinds["match_started"].panels == {Panel.MATCHES}
+
+
+def test_every_kind_has_its_template():
+    for kind in kinds_all():
+        assert get_template(kind.template)
 
 
 def test_panels_changed_joins_the_kinds_panels():
