@@ -14,6 +14,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
+from sessions_app.kinds.registry import Panel, panels_changed
 from sessions_app.selectors.checks import pending_checks_for
 from sessions_app.selectors.tables import session_for_member
 from sessions_app.selectors.timeline import events_after, present_users, session_last_seq
@@ -24,39 +25,6 @@ from .time_zones import TIME_ZONE_COOKIE, zone_from_cookie
 
 CLOSE_NOT_A_MEMBER = 4403
 
-# Events after which the open-checks panel may have changed for someone.
-CHECK_EVENT_KINDS = frozenset(
-    {
-        "check_requested",
-        "check_rolled",
-        "secret_roll",
-        "check_cancelled",
-        "contest_opened",
-        "contest_decided",
-    }
-)
-# Events after which the stage panel (phase, scene, who is on stage, requests) may differ.
-STAGE_EVENT_KINDS = frozenset(
-    {
-        "phase_changed",
-        "scene_started",
-        "scene_ended",
-        "character_entered",
-        "character_exited",
-        "stage_requested",
-        "stage_request_answered",
-        "stage_request_withdrawn",
-        "stage_request_decided",
-        "entry_condition",
-        "sheet_checked",
-        "sheet_returned",
-        "player_order_changed",
-        "self_introduction",
-        "preparation_ticked",
-        "slot_assigned",
-        "scenario_chosen",
-    }
-)
 ROOM_TEMPLATE = "sessions_app/session_room.html"
 # A client catching up after a long absence gets the missed events in frames of this many:
 # the server refuses to send a frame over 1 MiB, and closing the socket instead left that
@@ -190,11 +158,14 @@ class SessionConsumer(AsyncWebsocketConsumer):
             self.cursor = max(self.cursor or 0, new_cursor)
         for html in frames:
             await self.send(text_data=html)
-        if kinds & CHECK_EVENT_KINDS:
+        # Each event names the panels it changes. The match boards follow their own
+        # "match.updated" messages; handouts and the cast are not live yet.
+        panels = panels_changed(kinds)
+        if Panel.CHECKS in panels:
             changes = await self._render_check_changes()
             if changes:
                 await self.send(text_data=changes)
-        if kinds & STAGE_EVENT_KINDS:
+        if Panel.STAGE in panels:
             await self.send(text_data=await self._render_stage())
 
     @database_sync_to_async

@@ -24,6 +24,7 @@ from django.utils.html import strip_tags
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from sessions_app.kinds.registry import LogPlace, Topic, log_place, topic_of
 from sessions_app.selectors.tables import membership_get, table_members
 from sessions_app.selectors.timeline import visible_events
 
@@ -40,25 +41,7 @@ from .models import (
 FORMAT = "srs-table-session-log"
 FORMAT_VERSION = 1
 
-CHECK_KINDS = frozenset(
-    {
-        "check_requested",
-        "check_rolled",
-        "command_rolled",
-        "secret_roll",
-        "roll_revealed",
-        "roll_voided",
-        "check_cancelled",
-        "contest_opened",
-        "contest_decided",
-        "match_outcome",
-        "entry_condition",
-    }
-)
-CHAT_KINDS = frozenset({"chat", "whisper", "backstage_note"})
-FILTERS = ("all", "checks", "chat")
-_AFTER_SCENE_KINDS = frozenset({"backstage_note", "after_scene"})
-_STRUCTURE_KINDS = frozenset({"phase_changed", "scene_started", "scene_ended"})
+FILTERS = ("all", *Topic)
 
 # Payload keys that name a character, at any depth (contest sides nest theirs).
 _CHARACTER_KEYS = frozenset(
@@ -222,9 +205,7 @@ def _mentions(value, name: str, depth: int = 0) -> bool:
 
 def event_matches(event: TimelineEvent, *, show: str = "all", character: str = "") -> bool:
     """Tell whether an event passes the review's filters."""
-    if show == "checks" and event.kind not in CHECK_KINDS:
-        return False
-    if show == "chat" and event.kind not in CHAT_KINDS:
+    if show in Topic and topic_of(event.kind) != show:
         return False
     return not character or _mentions(event.payload, character)
 
@@ -269,7 +250,7 @@ def group_events(events, *, show: str = "all", character: str = "") -> list[LogP
     def keep(event) -> bool:
         if not filtering:
             return True
-        return event.kind not in _STRUCTURE_KINDS and event_matches(
+        return log_place(event.kind) != LogPlace.BOUNDARY and event_matches(
             event, show=show, character=character
         )
 
@@ -277,7 +258,7 @@ def group_events(events, *, show: str = "all", character: str = "") -> list[LogP
         payload = event.payload
         if (
             ended is not None
-            and event.kind in _AFTER_SCENE_KINDS
+            and log_place(event.kind) == LogPlace.AFTER_SCENE
             and payload.get("number", payload.get("scene_number")) == ended.number
         ):
             # The GM's backstage note and the after-scene rule belong to the scene just
@@ -287,6 +268,10 @@ def group_events(events, *, show: str = "all", character: str = "") -> list[LogP
             continue
         ended = None
         if event.kind == "phase_changed":
+            if opening is not None:
+                # The phase before ended with nothing in it but its opening line.
+                phase.sections.append(LogSection(phase=phase.phase, events=[opening]))
+                opening = None
             phase = start_phase(str(payload.get("to") or ""))
             section = None
             if running is not None and running.continuous:

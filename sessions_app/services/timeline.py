@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from config.handlers import start_on_loop_after_view
 
 from ..fixed_sql import fetch_rows
+from ..kinds.registry import payload_check
 from ..models import GameSession, Membership, Phase, Presence, TimelineEvent
 from ..selectors.tables import membership_get
 
@@ -115,13 +116,15 @@ def timeline_append(
     The session row is locked while the next sequence number is taken, so concurrent
     appends (from any process) get distinct, gapless numbers in commit order.
     A closed session's record is read-only: only `allow_closed` callers (sign-off,
-    corrections of experience) may still add to it.
+    corrections of experience) may still add to it. A kind nobody registered, or a payload
+    without the shape its kind declares, raises before anything is written.
     """
     if session.phase == Phase.CLOSED and not allow_closed:
         raise ValidationError(_("This session is closed: its record is read-only."))
     audience = list(audience)
     if visibility == TimelineEvent.Visibility.USERS and not audience:
         raise ValidationError(_("An event for listed users needs at least one user."))
+    payload_check(kind, payload or {})
     with transaction.atomic(savepoint=False):
         seq = _next_seq(session.pk)
         session.last_seq = seq

@@ -194,6 +194,21 @@ def test_group_events_continuous_scene_spans_phases(session, gm):
     assert (phases[-1].phase, middle.scene, middle.continued) == ("middle", True, True)
 
 
+def test_group_events_keeps_a_phase_change_right_after_another(session, gm):
+    phase_advance(session=session, by=gm, from_phase="preplay")
+    phase_advance(session=session, by=gm, from_phase="opening")
+
+    phases, _ = log_export.session_review(viewer=_viewer(session, gm))
+
+    shown = [
+        (phase.phase, event.payload["to"])
+        for phase in phases
+        for section in phase.sections
+        for event in section.events
+    ]
+    assert shown == [("opening", "opening"), ("middle", "middle")]
+
+
 # Markdown and HTML -------------------------------------------------------------------------
 
 

@@ -28,14 +28,19 @@ def test_session_for_member_returns_membership(session, player):
 
 
 def _append_mixed_events(session, gm, player):
-    timeline_append(session=session, kind="public", actor=gm)
+    timeline_append(session=session, kind="chat", actor=gm, payload={"text": "Hello"})
     timeline_append(
-        session=session, kind="secret", actor=gm, visibility=TimelineEvent.Visibility.GM
+        session=session,
+        kind="scenario_chosen",
+        actor=gm,
+        payload={"title": "The Silent Library"},
+        visibility=TimelineEvent.Visibility.GM,
     )
     timeline_append(
         session=session,
         kind="whisper",
         actor=gm,
+        payload={"text": "Psst", "to": "player", "to_gm": False},
         visibility=TimelineEvent.Visibility.USERS,
         audience=[player],
     )
@@ -46,7 +51,7 @@ def test_visible_events_player_sees_public_and_listed(session, gm, player):
 
     kinds = [e.kind for e in visible_events(session_id=session.pk, user=player, is_gm=False)]
 
-    assert kinds == ["public", "whisper"]
+    assert kinds == ["chat", "whisper"]
 
 
 def test_visible_events_other_player_sees_public_only(session, gm, player):
@@ -55,7 +60,7 @@ def test_visible_events_other_player_sees_public_only(session, gm, player):
 
     kinds = [e.kind for e in visible_events(session_id=session.pk, user=other, is_gm=False)]
 
-    assert kinds == ["public"]
+    assert kinds == ["chat"]
 
 
 def test_visible_events_gm_sees_everything(session, gm, player):
@@ -63,12 +68,12 @@ def test_visible_events_gm_sees_everything(session, gm, player):
 
     kinds = [e.kind for e in visible_events(session_id=session.pk, user=gm, is_gm=True)]
 
-    assert kinds == ["public", "secret", "whisper"]
+    assert kinds == ["chat", "scenario_chosen", "whisper"]
 
 
 def test_events_after_returns_only_later_events(session, gm):
     for _ in range(4):
-        timeline_append(session=session, kind="note", actor=gm)
+        timeline_append(session=session, kind="chat", actor=gm, payload={"text": "A line"})
 
     seqs = [e.seq for e in events_after(session_id=session.pk, user=gm, is_gm=True, after_seq=2)]
 

@@ -5,6 +5,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
+from sessions_app.kinds.registry import PayloadError, UnknownKind
 from sessions_app.models import GameSession, Invite, Membership, Table, TimelineEvent
 from sessions_app.services.tables import (
     InviteError,
@@ -177,8 +178,8 @@ def test_session_create_blank_title_refused(table, gm):
 
 
 def test_timeline_append_numbers_events_in_order(session, gm):
-    first = timeline_append(session=session, kind="note", actor=gm)
-    second = timeline_append(session=session, kind="note", actor=gm)
+    first = timeline_append(session=session, kind="chat", actor=gm, payload={"text": "A line"})
+    second = timeline_append(session=session, kind="chat", actor=gm, payload={"text": "A line"})
 
     assert (first.seq, second.seq) == (1, 2)
     session.refresh_from_db()
@@ -190,8 +191,24 @@ def test_timeline_append_users_visibility_needs_audience(session, gm):
         timeline_append(session=session, kind="whisper", visibility=TimelineEvent.Visibility.USERS)
 
 
+def test_timeline_append_wrong_payload_raises_and_writes_nothing(session, gm):
+    with pytest.raises(PayloadError):
+        timeline_append(session=session, kind="chat", actor=gm, payload={"text": 3})
+
+    session.refresh_from_db()
+    assert (TimelineEvent.objects.count(), session.last_seq) == (0, 0)
+
+
+def test_timeline_append_unknown_kind_raises_and_writes_nothing(session, gm):
+    with pytest.raises(UnknownKind):
+        timeline_append(session=session, kind="note", actor=gm, payload={"text": "x"})
+
+    session.refresh_from_db()
+    assert (TimelineEvent.objects.count(), session.last_seq) == (0, 0)
+
+
 def test_timeline_event_update_refused(session, gm):
-    event = timeline_append(session=session, kind="note", actor=gm)
+    event = timeline_append(session=session, kind="chat", actor=gm, payload={"text": "A line"})
     event.kind = "edited"
 
     with pytest.raises(ValueError, match="append-only"):
@@ -199,14 +216,14 @@ def test_timeline_event_update_refused(session, gm):
 
 
 def test_timeline_event_delete_refused(session, gm):
-    event = timeline_append(session=session, kind="note", actor=gm)
+    event = timeline_append(session=session, kind="chat", actor=gm, payload={"text": "A line"})
 
     with pytest.raises(ValueError, match="append-only"):
         event.delete()
 
 
 def test_timeline_queryset_update_and_delete_refused(session, gm):
-    timeline_append(session=session, kind="note", actor=gm)
+    timeline_append(session=session, kind="chat", actor=gm, payload={"text": "A line"})
 
     with pytest.raises(ValueError):
         TimelineEvent.objects.filter(session=session).update(kind="x")
@@ -216,10 +233,10 @@ def test_timeline_queryset_update_and_delete_refused(session, gm):
 
 def test_timeline_append_rolled_back_keeps_sequence(session, gm):
     with pytest.raises(RuntimeError), transaction.atomic():
-        timeline_append(session=session, kind="note", actor=gm)
+        timeline_append(session=session, kind="chat", actor=gm, payload={"text": "A line"})
         raise RuntimeError("abort")
 
-    event = timeline_append(session=session, kind="note", actor=gm)
+    event = timeline_append(session=session, kind="chat", actor=gm, payload={"text": "A line"})
     assert event.seq == 1
 
 

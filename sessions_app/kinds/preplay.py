@@ -1,0 +1,86 @@
+"""Kinds of a session's start and pre-play: the GM's preparation, sheets, order, introductions."""
+
+from typing import TypedDict
+
+from .registry import Kind, Panel, kind_register
+
+
+class Titled(TypedDict):
+    title: str  # a scenario's title is empty when the GM chose none
+
+
+class PreparationTicked(TypedDict):
+    item: str
+    done: bool
+
+
+class CharacterNamed(TypedDict):
+    character: str
+    character_id: int
+
+
+class SheetReturned(CharacterNamed):
+    comment: str
+
+
+class PlayerOrder(TypedDict):
+    players: list[str]
+
+
+class SelfIntroduction(CharacterNamed):
+    text: str
+
+
+class SlotAssigned(TypedDict):
+    character: str
+    slot: int | None
+
+
+kind_register(
+    Kind(name="session_created", payload=Titled, samples=({"title": "The Silent Library"},)),
+    Kind(
+        name="scenario_chosen",
+        payload=Titled,
+        samples=({"title": "The Silent Library"}, {"title": ""}),
+        panels={Panel.STAGE},
+    ),
+    Kind(
+        name="preparation_ticked",
+        payload=PreparationTicked,
+        samples=({"item": "rulebook", "done": True},),
+        panels={Panel.STAGE},
+    ),
+    Kind(
+        name="sheet_checked",
+        payload=CharacterNamed,
+        samples=({"character": "Aki", "character_id": 3},),
+        panels={Panel.STAGE},
+    ),
+    Kind(
+        name="sheet_returned",
+        payload=SheetReturned,
+        samples=({"character": "Aki", "character_id": 3, "comment": "Add a weapon."},),
+        panels={Panel.STAGE},
+    ),
+    Kind(
+        name="player_order_changed",
+        payload=PlayerOrder,
+        samples=({"players": ["aki", "ren"]},),
+        panels={Panel.STAGE},
+    ),
+    Kind(
+        name="self_introduction",
+        payload=SelfIntroduction,
+        samples=(
+            {"character": "Aki", "character_id": 3, "text": "A librarian who fears\nnothing."},
+            {"character": "Aki", "character_id": 3, "text": ""},
+        ),
+        panels={Panel.STAGE},
+    ),
+    Kind(
+        name="slot_assigned",
+        payload=SlotAssigned,
+        samples=({"character": "Aki", "slot": 1}, {"character": "Aki", "slot": None}),
+        panels={Panel.STAGE},
+    ),
+)

@@ -1,0 +1,283 @@
+"""Kinds of main play's structure: phases, scenes, who is on stage, and handouts."""
+
+from typing import Literal, TypedDict
+
+from .registry import Kind, LogPlace, Panel, Topic, kind_register
+
+# "from" is a keyword: the class syntax cannot declare it.
+PhaseChanged = TypedDict("PhaseChanged", {"from": str, "to": str})
+
+
+class PlannedScene(TypedDict):
+    scene_id: int
+    number: int
+    phase: str
+    title: str
+    place: str
+    purpose: str
+    master: bool
+    scene_player: str  # empty in a master scene
+    scene_player_id: int | None
+
+
+class ContinuousScene(TypedDict):
+    """Main play without scenes (a profile may allow it): one scene from opening to ending."""
+
+    scene_id: int
+    number: int
+    phase: str
+    title: str
+    continuous: bool
+    on_stage: list[str]
+
+
+class SceneEnded(TypedDict):
+    scene_id: int
+    number: int
+    title: str
+
+
+class BackstageNote(TypedDict):
+    scene_id: int
+    number: int
+    text: str
+
+
+class CharacterEntered(TypedDict):
+    character: str
+    character_id: int
+    way: Literal["scene_player", "companion", "entry", "gm"]
+    scene_number: int
+
+
+class CharacterExited(TypedDict):
+    character: str
+    character_id: int
+    asked: bool  # the player asked to exit; otherwise the GM took the character off stage
+    scene_number: int
+
+
+class StageRequest(TypedDict):
+    request_id: int
+    request_kind: Literal["companion", "entry", "exit"]
+    status: str
+    character: str
+    character_id: int
+
+
+class EntryCheck(StageRequest):
+    condition: Literal["check"]
+    met: bool
+
+
+class EntryCost(StageRequest):
+    condition: Literal["cost"]
+    resource: str
+    amount: str
+    faces: list[int]
+    rolled: int
+    before: int
+    after: int
+    met: bool
+
+
+class AfterSceneRow(TypedDict):
+    character: str
+    character_id: int
+    resource: str
+    amount: str
+    faces: list[int]
+    rolled: int
+    before: int
+    after: int
+
+
+class AfterScene(TypedDict):
+    scene_number: int
+    rows: list[AfterSceneRow]
+
+
+class HandoutRevealed(TypedDict):
+    handout_id: int
+    title: str
+    body: str
+    slot: int | None
+
+
+def _request(kind: str, status: str, **extra) -> dict:
+    return {
+        "request_id": 7,
+        "request_kind": kind,
+        "status": status,
+        "character": "Ren",
+        "character_id": 4,
+        **extra,
+    }
+
+
+_ENTRY_COST = {"resource": "HP", "amount": "1D6", "faces": [4], "rolled": 4, "before": 10}
+
+kind_register(
+    Kind(
+        name="phase_changed",
+        payload=PhaseChanged,
+        samples=({"from": "preplay", "to": "opening"}, {"from": "opening", "to": "middle"}),
+        panels={Panel.STAGE},
+        place=LogPlace.BOUNDARY,
+    ),
+    Kind(
+        name="scene_started",
+        payload=PlannedScene | ContinuousScene,
+        samples=(
+            {
+                "scene_id": 1,
+                "number": 1,
+                "phase": "opening",
+                "title": "The reading room",
+                "place": "Library",
+                "purpose": "Meet the clerk",
+                "master": False,
+                "scene_player": "Aki",
+                "scene_player_id": 3,
+            },
+            {
+                "scene_id": 2,
+                "number": 2,
+                "phase": "middle",
+                "title": "",
+                "place": "",
+                "purpose": "",
+                "master": True,
+                "scene_player": "",
+                "scene_player_id": None,
+            },
+            {
+                "scene_id": 3,
+                "number": 1,
+                "phase": "opening",
+                "title": "Main play",
+                "continuous": True,
+                "on_stage": ["Aki", "Ren"],
+            },
+        ),
+        panels={Panel.STAGE},
+        place=LogPlace.BOUNDARY,
+    ),
+    Kind(
+        name="scene_ended",
+        payload=SceneEnded,
+        samples=({"scene_id": 1, "number": 1, "title": "The reading room"},),
+        panels={Panel.STAGE},
+        place=LogPlace.BOUNDARY,
+    ),
+    Kind(
+        name="backstage_note",
+        payload=BackstageNote,
+        samples=({"scene_id": 1, "number": 1, "text": "The clerk saw them."},),
+        topic=Topic.CHAT,
+        place=LogPlace.AFTER_SCENE,
+    ),
+    Kind(
+        name="character_entered",
+        payload=CharacterEntered,
+        samples=tuple(
+            {"character": "Ren", "character_id": 4, "way": way, "scene_number": 1}
+            for way in ("scene_player", "companion", "entry", "gm")
+        ),
+        panels={Panel.STAGE},
+    ),
+    Kind(
+        name="character_exited",
+        payload=CharacterExited,
+        samples=tuple(
+            {"character": "Ren", "character_id": 4, "asked": asked, "scene_number": 1}
+            for asked in (True, False)
+        ),
+        panels={Panel.STAGE},
+    ),
+    Kind(
+        name="stage_requested",
+        payload=StageRequest,
+        samples=(
+            _request("companion", "asked"),
+            _request("entry", "pending"),
+            _request("exit", "pending"),
+        ),
+        panels={Panel.STAGE},
+    ),
+    Kind(
+        name="stage_request_answered",
+        payload=StageRequest,
+        samples=(_request("companion", "pending"), _request("companion", "declined")),
+        panels={Panel.STAGE},
+    ),
+    Kind(
+        name="stage_request_withdrawn",
+        payload=StageRequest,
+        samples=(_request("entry", "withdrawn"),),
+        panels={Panel.STAGE},
+    ),
+    Kind(
+        name="stage_request_decided",
+        payload=StageRequest,
+        samples=(
+            _request("entry", "allowed"),
+            _request("entry", "refused"),
+            _request("entry", "checking"),
+        ),
+        panels={Panel.STAGE},
+    ),
+    Kind(
+        name="entry_condition",
+        payload=EntryCheck | EntryCost,
+        samples=(
+            _request("entry", "allowed", condition="check", met=True),
+            _request("entry", "failed", condition="check", met=False),
+            _request("entry", "pending", condition="cost", met=True, after=6, **_ENTRY_COST),
+            _request("entry", "failed", condition="cost", met=False, after=10, **_ENTRY_COST),
+        ),
+        panels={Panel.STAGE},
+        topic=Topic.CHECKS,
+    ),
+    Kind(
+        name="after_scene",
+        payload=AfterScene,
+        samples=(
+            {
+                "scene_number": 1,
+                "rows": [
+                    {
+                        "character": "Ren",
+                        "character_id": 4,
+                        "resource": "HP",
+                        "amount": "1D6",
+                        "faces": [3],
+                        "rolled": 3,
+                        "before": 5,
+                        "after": 8,
+                    },
+                    {
+                        "character": "Aki",
+                        "character_id": 3,
+                        "resource": "HP",
+                        "amount": "2",
+                        "faces": [],
+                        "rolled": 2,
+                        "before": 9,
+                        "after": 10,
+                    },
+                ],
+            },
+        ),
+        place=LogPlace.AFTER_SCENE,
+    ),
+    Kind(
+        name="handout_revealed",
+        payload=HandoutRevealed,
+        samples=(
+            {"handout_id": 1, "title": "A torn map", "body": "North of the well.", "slot": None},
+            {"handout_id": 2, "title": "Your secret", "body": "", "slot": 1},
+        ),
+        panels={Panel.HANDOUTS},
+    ),
+)
