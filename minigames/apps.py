@@ -5,3 +5,11 @@ from django.utils.translation import gettext_lazy as _
 class MinigamesConfig(AppConfig):
     name = "minigames"
     verbose_name = _("Minigames")
+
+    def ready(self):
+        # The room finds the matches through its registry: sessions_app never imports us.
+        from sessions_app.rooms import register_boards
+
+        from .room import BOARDS
+
+        register_boards(BOARDS)

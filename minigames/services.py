@@ -296,7 +296,7 @@ def _save_state(match: Match, state, engine) -> None:
     if match.session_id:
         if match.status == Match.Status.FINISHED and not was_finished:
             _announce_result(match)
-        message = {"type": "match.updated", "match_id": match.pk, "version": match.version}
+        message = {"type": "board.updated", "board_id": match.pk, "version": match.version}
         session_id = match.session_id
         transaction.on_commit(lambda: broadcast(f"session.{session_id}", message))
 

@@ -15,9 +15,6 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from minigames.board import session_boards
-from minigames.forms import MatchForm
-from minigames.views import match_characters
 from sessions_app.services import checks as check_services
 from sessions_app.services import timeline as timeline_services
 from sessions_app.services.characters import session_character_set
@@ -31,7 +28,7 @@ from sessions_app.services.checks import (
     gm_roll,
 )
 
-from .. import selectors, srs
+from .. import rooms, selectors, srs
 from ..forms import (
     ChatForm,
     CheckRequestForm,
@@ -110,8 +107,8 @@ def room_context(request, session, membership, *, full: bool = True, **overrides
         )
         context.update(
             {
-                "match_boards": session_boards(session.pk, request.user, request=request),
-                "match_form": MatchForm(characters=match_characters(session), user=request.user),
+                "match_boards": rooms.render_all(session.pk, request.user, request=request)[1],
+                **rooms.boards().page_context(request, session),
                 "events": events,
                 "has_earlier": has_earlier,
                 "present": selectors.present_users(session_id=session.pk),
