@@ -5,17 +5,17 @@ from __future__ import annotations
 from typing import Any
 
 from django.template.loader import render_to_string
-from django.utils.translation import get_language
 
 from .acticsx import cards as card_data
 from .acticsx import engine
+from .messages import reader_language, translate
 from .models import Match
 
 DIRECTION_GRID = [["FL", "F", "FR"], ["L", None, "R"], ["BL", "B", "BR"]]
 
 
 def lang() -> str:
-    return "ja" if (get_language() or "").startswith("ja") else "en"
+    return reader_language()
 
 
 def card_info(card_id: str) -> dict[str, Any]:
@@ -68,6 +68,13 @@ def _actor_choices(actor: dict, language: str) -> list[tuple[str, str]]:
         if text["kind"] == "action":
             choices.append((f"action:{index}", text["text"][language][:40]))
     return choices
+
+
+def _step_text(text: dict[str, Any], language: str) -> str:
+    # Matches saved before narration became messages hold both languages' text.
+    if "msg" not in text:
+        return text[language]
+    return translate(text)
 
 
 def board_context(match: Match, user, *, refused_plan=None) -> dict[str, Any]:
@@ -144,7 +151,7 @@ def board_context(match: Match, user, *, refused_plan=None) -> dict[str, Any]:
         "auto": auto,
         "own_actors": own_actors,
         "steps": [
-            {"text": step["text"][language], "square": step.get("square", "")}
+            {"text": _step_text(step["text"], language), "square": step.get("square", "")}
             for step in resolution.get("steps", [])
         ],
         "resolution_turn": resolution.get("turn"),

@@ -7,6 +7,7 @@ from typing import Any
 from django.template.loader import render_to_string
 
 from .actual import engine
+from .messages import translate
 from .models import Match
 
 COLUMN_NAMES = "abcde"
@@ -70,12 +71,15 @@ def board_context(
         grid.append(cells)
     players = view["players"]
     opponent = 1 - perspective
+    names = [s.get("name", "?") for s in match.seats]
+    # The log names a seat; the match knows who sits there.
+    seat_names = {"seat": lambda seat, _language: names[seat]}
     return {
         "match": match,
         "view": view,
         "seat": seat,
         "perspective": perspective,
-        "names": [s.get("name", "?") for s in match.seats],
+        "names": names,
         "me": players[perspective],
         "opponent": players[opponent],
         "my_name": match.seats[perspective].get("name"),
@@ -96,7 +100,7 @@ def board_context(
         "suggested": engine.suggested_deck(),
         "setup_rows": range(engine.MAX_PIECES),
         "column_names": COLUMN_NAMES,
-        "log": list(reversed(view["log"][-8:])),
+        "log": [translate(entry["text"], terms=seat_names) for entry in reversed(view["log"][-8:])],
     }
 
 

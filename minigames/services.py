@@ -10,7 +10,6 @@ from typing import Any
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 from sessions_app.models import Character, GameSession, Membership
@@ -21,10 +20,10 @@ from sessions_app.services.timeline import broadcast, timeline_append
 from .acticsx import bot as acticsx_bot
 from .acticsx import cards as acticsx_cards
 from .acticsx import engine as acticsx_engine
-from .acticsx_board import lang as reader_language
 from .actual import bot as actual_bot
 from .actual import engine as actual_engine
 from .game import IllegalAction
+from .messages import reader_language, translate
 from .models import Deck, Match, MatchMove
 
 ENGINES = {Match.Game.ACTUAL: actual_engine, Match.Game.ACTICSX: acticsx_engine}
@@ -356,9 +355,7 @@ def match_move(*, match_id: int, by, action: dict, version: int) -> Match:
 
 def _refusal(error: IllegalAction) -> str:
     """The engine's reason for refusing a move, in the reader's language."""
-    if error.ja is not None and reader_language() == "ja":
-        return error.ja
-    return gettext(str(error))
+    return translate(error.message)
 
 
 def _set_auto(match: Match, seat: int, value: bool, state, engine) -> Match:

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from minigames.acticsx.cards import card_term, card_text_term
 from minigames.acticsx.movement import run_moves
 from minigames.acticsx.state import BASE_NUMBERS, INFO, ORDER, XY, side_label, square_number
 from minigames.acticsx.table import Table
+from minigames.game import message
 
 
 def resolve(state: dict[str, Any], *, narrate: bool = True) -> None:
@@ -20,9 +22,7 @@ def resolve(state: dict[str, Any], *, narrate: bool = True) -> None:
     table = Table(state, narrate=narrate)
     turn = state["turn"]
     plans = [seat["plan"] for seat in state["players"]]
-    table.say(
-        "phase", f"Turn {turn}: the action phase begins.", f"ターン{turn}：行動フェーズ開始。"
-    )
+    table.say("phase", message("Turn %(turn)d: the action phase begins.", turn=turn))
     # Cards played this turn leave the hand now, before any draw could discard them at random.
     for seat, plan in zip(state["players"], plans, strict=True):
         for play in plan["play"]:
@@ -36,11 +36,13 @@ def resolve(state: dict[str, Any], *, narrate: bool = True) -> None:
             entry = planned.get(actor["square"])
             if entry is None or entry["do"] == "wait":
                 actor["rest"] = True
-                en, ja = table.who(actor)
                 table.say(
                     "rest",
-                    f"{en} on {actor['square']} waits and rests.",
-                    f"{actor['square']}の{ja}は待機し、Restになる。",
+                    message(
+                        "%(actor)s on %(square)s waits and rests.",
+                        actor=table.who(actor),
+                        square=actor["square"],
+                    ),
                     uid=actor["uid"],
                     square=actor["square"],
                 )
@@ -57,16 +59,20 @@ def resolve(state: dict[str, Any], *, narrate: bool = True) -> None:
             xy = XY[play["square"]]
             counter = {"owner": player, "card": play["card"], "xy": xy, "used": False}
             table.counters.append(counter)
-            wording = info.counter[2]["text"]
+            eff, params, index = info.counter
             table.say(
                 "reveal",
-                f"{side_label(player)} reveals {info.name} on {play['square']}: {wording['en']}",
-                f"{side_label(player)}が{play['square']}の{info.ja}を公開：{wording['ja']}",
+                message(
+                    "%(side)s reveals %(card)s on %(square)s: %(text)s",
+                    side=side_label(player),
+                    card=card_term(play["card"]),
+                    square=play["square"],
+                    text=card_text_term(play["card"], index),
+                ),
                 player=player,
                 card=play["card"],
                 square=play["square"],
             )
-            eff, params, _text = info.counter
             if eff.run is not None:
                 src = {"owner": player, "xy": xy, "card": play["card"], "uid": None}
                 answers.append(eff.run(table, src, params))
@@ -97,8 +103,12 @@ def resolve(state: dict[str, Any], *, narrate: bool = True) -> None:
                     table.place(actor, xy)
                     table.say(
                         "deploy",
-                        f"{side_label(player)} deploys {info.name} on {play['square']}.",
-                        f"{side_label(player)}が{play['square']}に{info.ja}を出陣。",
+                        message(
+                            "%(side)s deploys %(card)s on %(square)s.",
+                            side=side_label(player),
+                            card=card_term(play["card"]),
+                            square=play["square"],
+                        ),
                         player=player,
                         card=play["card"],
                         square=play["square"],
@@ -108,8 +118,12 @@ def resolve(state: dict[str, Any], *, narrate: bool = True) -> None:
                 else:
                     table.say(
                         "ex",
-                        f"{side_label(player)} plays {info.name} on {play['square']}.",
-                        f"{side_label(player)}が{play['square']}で{info.ja}を使用。",
+                        message(
+                            "%(side)s plays %(card)s on %(square)s.",
+                            side=side_label(player),
+                            card=card_term(play["card"]),
+                            square=play["square"],
+                        ),
                         player=player,
                         card=play["card"],
                         square=play["square"],
@@ -117,14 +131,15 @@ def resolve(state: dict[str, Any], *, narrate: bool = True) -> None:
                     placed.append((player, xy, play["card"], None, info.normal))
         answers = []
         for player, xy, cid, uid, texts in placed:
-            for eff, params, text in texts:
+            for eff, params, index in texts:
                 if uid is not None:
-                    actor = table.find(uid)
-                    en, ja = table.who(actor)
                     table.say(
                         "deploy_text",
-                        f"{en}'s deploy text: {text['text']['en']}",
-                        f"{ja}の出陣テキスト：{text['text']['ja']}",
+                        message(
+                            "%(actor)s's deploy text: %(text)s",
+                            actor=table.who(table.find(uid)),
+                            text=card_text_term(cid, index),
+                        ),
                         uid=uid,
                     )
                 src = {"owner": player, "xy": xy, "card": cid, "uid": uid}
@@ -189,10 +204,10 @@ def finish(table: Table, winner: int | None, reason: str) -> None:
     for seat in state["players"]:
         seat["plan"] = None
     if winner is None:
-        en, ja = "The match is a draw.", "引き分け。"
+        text = message("The match is a draw.")
     else:
-        en, ja = f"{side_label(winner)} wins.", f"{side_label(winner)}の勝利。"
-    table.say("result", en, ja, winner=winner, reason=reason)
+        text = message("%(side)s wins.", side=side_label(winner))
+    table.say("result", text, winner=winner, reason=reason)
 
 
 def _end_turn(table: Table) -> None:
@@ -207,7 +222,7 @@ def _end_turn(table: Table) -> None:
         return
     state["turn"] += 1
     turn = state["turn"]
-    table.say("turn", f"Turn {turn}: planning phase.", f"ターン{turn}：計画フェーズ。", turn=turn)
+    table.say("turn", message("Turn %(turn)d: planning phase.", turn=turn), turn=turn)
     for player in (0, 1):
         table.draw(player, 1)
 
@@ -216,15 +231,17 @@ def _run_actions(table: Table, entries: list[tuple[dict, dict]]) -> None:
     """Run actions of the same speed together: all read the board before any applies."""
     answers = []
     for actor, entry in entries:
-        eff, params, _speed, text = INFO[actor["card"]].actions[entry["text"]]
-        en, ja = table.who(actor)
+        eff, params, _speed, index = INFO[actor["card"]].actions[entry["text"]]
         table.say(
             "action",
-            f"{en} on {actor['square']} acts: {text['text']['en']}",
-            f"{actor['square']}の{ja}のアクション：{text['text']['ja']}",
+            message(
+                "%(actor)s on %(square)s acts: %(text)s",
+                actor=table.who(actor),
+                square=actor["square"],
+                text=card_text_term(actor["card"], index),
+            ),
             uid=actor["uid"],
             square=actor["square"],
-            text=entry["text"],
         )
         src = {
             "owner": actor["owner"],

@@ -2,31 +2,53 @@
 
 from __future__ import annotations
 
-from minigames.acticsx.state import ATTR_JA, BEATS, INFO
+from minigames.acticsx.cards import card_text_term
+from minigames.acticsx.state import ATTRIBUTE_WORDS, BEATS, INFO
 from minigames.acticsx.table import Table
+from minigames.game import Message, message
 
 
-def battle_power(
-    table: Table, actor: dict, foe: dict, defending: bool
-) -> tuple[int, int, str, str]:
-    """Return (power, power in this battle, English note, Japanese note)."""
+def battle_power(table: Table, actor: dict, foe: dict, defending: bool) -> tuple[int, Message]:
+    """Return the actor's power in this battle, and how narration accounts for it."""
     base = table.power(actor)
     info = INFO[actor["card"]]
     bonus = sum(fn(table, actor, foe, defending, params) for fn, params in info.battle_traits)
     total = max(0, base + bonus)
-    en = ja = ""
-    if bonus:
-        en += f", trait {bonus:+d}"
-        ja += f"、特性{bonus:+d}"
     foe_attr = INFO[foe["card"]].attribute
-    if BEATS.get(info.attribute) == foe_attr:
+    doubled = BEATS.get(info.attribute) == foe_attr
+    if doubled:
         total *= 2
-        en += f", {info.attribute} vs {foe_attr}: {total}"
-        ja += f"、{ATTR_JA[info.attribute]}対{ATTR_JA[foe_attr]}：{total}"
+    who = table.who(actor)
+    if doubled and bonus:
+        described = message(
+            "%(actor)s (power %(power)d, trait %(bonus)s, %(attribute)s vs %(foe)s: %(total)d)",
+            actor=who,
+            power=base,
+            bonus=f"{bonus:+d}",
+            attribute=ATTRIBUTE_WORDS[info.attribute],
+            foe=ATTRIBUTE_WORDS[foe_attr],
+            total=total,
+        )
+    elif doubled:
+        described = message(
+            "%(actor)s (power %(power)d, %(attribute)s vs %(foe)s: %(total)d)",
+            actor=who,
+            power=base,
+            attribute=ATTRIBUTE_WORDS[info.attribute],
+            foe=ATTRIBUTE_WORDS[foe_attr],
+            total=total,
+        )
     elif bonus:
-        en += f": {total}"
-        ja += f"：{total}"
-    return base, total, en, ja
+        described = message(
+            "%(actor)s (power %(power)d, trait %(bonus)s: %(total)d)",
+            actor=who,
+            power=base,
+            bonus=f"{bonus:+d}",
+            total=total,
+        )
+    else:
+        described = message("%(actor)s (power %(power)d)", actor=who, power=base)
+    return total, described
 
 
 def battle(
@@ -36,17 +58,18 @@ def battle(
 
     Return the winner if it is still on the board afterwards, else None.
     """
-    pa, ta, na_en, na_ja = battle_power(table, a, b, a_defends)
-    pb, tb, nb_en, nb_ja = battle_power(table, b, a, b_defends)
-    (a_en, a_ja), (b_en, b_ja) = table.who(a), table.who(b)
-    desc_a = (f"{a_en} (power {pa}{na_en})", f"{a_ja}（パワー{pa}{na_ja}）")
-    desc_b = (f"{b_en} (power {pb}{nb_en})", f"{b_ja}（パワー{pb}{nb_ja}）")
+    ta, desc_a = battle_power(table, a, b, a_defends)
+    tb, desc_b = battle_power(table, b, a, b_defends)
     data = {"a": a["uid"], "b": b["uid"], "square": where, "power": [ta, tb]}
     if ta == tb:
         table.say(
             "battle",
-            f"{desc_a[0]} and {desc_b[0]} are equal on {where}: both go to the discard pile.",
-            f"{where}で{desc_a[1]}と{desc_b[1]}が相打ち。両方とも捨札へ。",
+            message(
+                "%(a)s and %(b)s are equal on %(square)s: both go to the discard pile.",
+                a=desc_a,
+                b=desc_b,
+                square=where,
+            ),
             winner=None,
             **data,
         )
@@ -55,8 +78,7 @@ def battle(
         (w, dw), (lo, dl) = ((a, desc_a), (b, desc_b)) if ta > tb else ((b, desc_b), (a, desc_a))
         table.say(
             "battle",
-            f"{dw[0]} beats {dl[0]} on {where}.",
-            f"{where}で{dw[1]}が{dl[1]}に勝利。",
+            message("%(winner)s beats %(loser)s on %(square)s.", winner=dw, loser=dl, square=where),
             winner=w["uid"],
             **data,
         )
@@ -72,8 +94,9 @@ def battle(
 
 
 def fire_triggers(table: Table, actor: dict, xy: tuple[int, int], winner: dict | None) -> None:
+    """Run the trigger texts of an actor that lost a battle, from the square it stood on."""
     info = INFO[actor["card"]]
-    for eff, params, text in info.trigger:
+    for eff, params, index in info.trigger:
         src = {
             "owner": actor["owner"],
             "xy": xy,
@@ -81,11 +104,13 @@ def fire_triggers(table: Table, actor: dict, xy: tuple[int, int], winner: dict |
             "uid": actor["uid"],
             "winner": winner["uid"] if winner is not None else None,
         }
-        en, ja = table.who(actor)
         table.say(
             "trigger",
-            f"{en}'s trigger: {text['text']['en']}",
-            f"{ja}のトリガー：{text['text']['ja']}",
+            message(
+                "%(actor)s's trigger: %(text)s",
+                actor=table.who(actor),
+                text=card_text_term(actor["card"], index),
+            ),
             uid=actor["uid"],
             card=actor["card"],
         )

@@ -24,7 +24,7 @@ Actions (``apply``):
 as a whole, with the reason in the ``IllegalAction`` message.
 
 After a resolution ``state["last_resolution"] = {"turn": n, "steps": [...]}``: each step has
-a ``kind``, data for animation and a public ``text`` {"en", "ja"}.
+a ``kind``, data for animation and a public ``text``, a message (see ``minigames.game``).
 
 The rules are spread along their own seams: ``state`` (board, card facts, options, the
 stored form), ``planning`` (what a plan may hold), ``table`` (the working copy the action
@@ -72,7 +72,7 @@ from minigames.acticsx.state import (
     square_side,
 )
 from minigames.acticsx.table import Table
-from minigames.game import IllegalAction, InvalidState
+from minigames.game import IllegalAction, InvalidState, message
 
 __all__ = [
     "BASE_NUMBERS",
@@ -124,9 +124,7 @@ def initial_state(options: dict[str, Any] | None, seed: int) -> dict[str, Any]:
 
 def _check_player(player: Any) -> int:
     if player not in (0, 1) or isinstance(player, bool):
-        raise IllegalAction(
-            "The player must be 0 (A) or 1 (B).", ja="プレイヤーは 0（A）か 1（B）です。"
-        )
+        raise IllegalAction("The player must be 0 (A) or 1 (B).")
     return player
 
 
@@ -135,29 +133,25 @@ def apply(state: dict[str, Any], action: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(action, dict):
         raise IllegalAction(
             "An action must be an object with a 'type'.",
-            ja="行動は 'type' を持つオブジェクトです。",
         )
     kind = action.get("type")
     if kind not in ("plan", "resign"):
         raise IllegalAction(
-            f"Unknown action type {kind!r}; use 'plan' or 'resign'.",
-            ja=f"行動の種類 {kind!r} はありません。'plan' か 'resign' です。",
+            "Unknown action type %(type)s; use 'plan' or 'resign'.", type=repr(kind)
         )
     player = _check_player(action.get("player"))
     if state["phase"] == "over":
-        raise IllegalAction("The match is over.", ja="対戦は終わっています。")
+        raise IllegalAction("The match is over.")
     if kind == "resign":
         if set(action) != {"type", "player"}:
             raise IllegalAction(
                 "A resignation takes only 'type' and 'player'.",
-                ja="投了に指定するのは 'type' と 'player' だけです。",
             )
         new = copy_state(state)
         table = Table(new, narrate=True)
         table.say(
             "resign",
-            f"{side_label(player)} resigns.",
-            f"{side_label(player)}が投了。",
+            message("%(side)s resigns.", side=side_label(player)),
             player=player,
         )
         finish(table, 1 - player, "resign")
@@ -167,12 +161,10 @@ def apply(state: dict[str, Any], action: dict[str, Any]) -> dict[str, Any]:
     if set(action) != {"type", "player", "plan"}:
         raise IllegalAction(
             "A plan action takes only 'type', 'player' and 'plan'.",
-            ja="プランの行動に指定するのは 'type'、'player'、'plan' だけです。",
         )
     if state["players"][player]["plan"] is not None:
         raise IllegalAction(
-            f"{side_label(player)} has already confirmed a plan for this turn.",
-            ja=f"{side_label(player)}はこのターンのプランをすでに確定しています。",
+            "%(side)s has already confirmed a plan for this turn.", side=side_label(player)
         )
     plan = validate_plan(state, player, action["plan"])
     other = state["players"][1 - player]["plan"]
@@ -193,12 +185,11 @@ def resolve_turn(
     ``validate_plan`` for this very board and hand (a search re-using its checked plans).
     """
     if state["phase"] == "over":
-        raise IllegalAction("The match is over.", ja="対戦は終わっています。")
+        raise IllegalAction("The match is over.")
     for player in (0, 1):
         if state["players"][player]["plan"] is not None:
             raise IllegalAction(
-                f"{side_label(player)} has already confirmed a plan for this turn.",
-                ja=f"{side_label(player)}はこのターンのプランをすでに確定しています。",
+                "%(side)s has already confirmed a plan for this turn.", side=side_label(player)
             )
     if not checked:
         plans = [validate_plan(state, p, plans[p]) for p in (0, 1)]

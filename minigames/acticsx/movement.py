@@ -7,8 +7,18 @@ another mover (a battle where they meet or pass through each other) or the enemy
 from __future__ import annotations
 
 from minigames.acticsx.battles import battle
-from minigames.acticsx.state import DIR_WORDS, GOAL, INFO, NAME, VECTORS, actor_range, side_label
+from minigames.acticsx.cards import card_term
+from minigames.acticsx.state import (
+    DIRECTION_WORDS,
+    GOAL,
+    INFO,
+    NAME,
+    VECTORS,
+    actor_range,
+    side_label,
+)
 from minigames.acticsx.table import Table
+from minigames.game import message
 
 
 class Mover:
@@ -40,21 +50,30 @@ def run_moves(table: Table, entries: list[tuple[dict, dict]]) -> None:
         direction = entry["direction"]
         reach = actor_range(actor["card"], actor["awake"]).get(direction, 0)
         distance = min(entry["distance"], reach)
-        en, ja = table.who(actor)
-        word_en, word_ja = DIR_WORDS[direction]
+        who = table.who(actor)
+        word = DIRECTION_WORDS[direction]
         if distance <= 0:
             table.say(
                 "stay",
-                f"{en} on {actor['square']} can no longer move {word_en} and stays.",
-                f"{actor['square']}の{ja}は{word_ja}へ移動できず、留まる。",
+                message(
+                    "%(actor)s on %(square)s can no longer move %(direction)s and stays.",
+                    actor=who,
+                    square=actor["square"],
+                    direction=word,
+                ),
                 uid=actor["uid"],
                 square=actor["square"],
             )
             continue
         table.say(
             "move_start",
-            f"{en} on {actor['square']} moves {distance} {word_en}.",
-            f"{actor['square']}の{ja}が{word_ja}へ{distance}マス移動。",
+            message(
+                "%(actor)s on %(square)s moves %(distance)d %(direction)s.",
+                actor=who,
+                square=actor["square"],
+                distance=distance,
+                direction=word,
+            ),
             uid=actor["uid"],
             square=actor["square"],
             direction=direction,
@@ -90,12 +109,15 @@ def _move_step(table: Table, movers: list[Mover]) -> None:
             if m.air:
                 _land(table, m)
                 continue
-            en, ja = table.who(m.a)
-            o_en, o_ja = table.who(occupant)
             table.say(
                 "blocked",
-                f"{en} stops on {NAME[m.pos]}, short of {o_en} on {NAME[m.nxt]}.",
-                f"{ja}は{NAME[m.nxt]}の{o_ja}の手前、{NAME[m.pos]}で止まる。",
+                message(
+                    "%(actor)s stops on %(square)s, short of %(other)s on %(next)s.",
+                    actor=table.who(m.a),
+                    square=NAME[m.pos],
+                    other=table.who(occupant),
+                    next=NAME[m.nxt],
+                ),
                 uid=m.a["uid"],
                 square=NAME[m.pos],
             )
@@ -126,11 +148,11 @@ def _move_step(table: Table, movers: list[Mover]) -> None:
         elif m.jump and m.left > 0:
             m.pos, m.air = m.nxt, True
             table.xys[m.a["uid"]] = m.pos
-            en, ja = table.who(m.a)
             table.say(
                 "jump",
-                f"{en} jumps over {NAME[m.pos]}.",
-                f"{ja}が{NAME[m.pos]}を飛び越える。",
+                message(
+                    "%(actor)s jumps over %(square)s.", actor=table.who(m.a), square=NAME[m.pos]
+                ),
                 uid=m.a["uid"],
                 square=NAME[m.pos],
             )
@@ -145,11 +167,9 @@ def _step_to(table: Table, m: Mover, xy: tuple[int, int]) -> None:
     m.pos, m.air = xy, False
     table.place(m.a, xy)
     m.ground.append(xy)
-    en, ja = table.who(m.a)
     table.say(
         "step",
-        f"{en} moves to {NAME[xy]}.",
-        f"{ja}が{NAME[xy]}へ移動。",
+        message("%(actor)s moves to %(square)s.", actor=table.who(m.a), square=NAME[xy]),
         uid=m.a["uid"],
         square=NAME[xy],
     )
@@ -247,11 +267,11 @@ def _land(table: Table, m: Mover) -> None:
             if occupant is None:
                 m.pos, m.air = xy, False
                 table.place(m.a, xy)
-                en, ja = table.who(m.a)
                 table.say(
                     "land",
-                    f"{en} comes down on {NAME[xy]}.",
-                    f"{ja}が{NAME[xy]}に着地。",
+                    message(
+                        "%(actor)s comes down on %(square)s.", actor=table.who(m.a), square=NAME[xy]
+                    ),
                     uid=m.a["uid"],
                     square=NAME[xy],
                 )
@@ -280,16 +300,19 @@ def _react(table: Table, mover: Mover, xy: tuple[int, int]) -> bool:
     for counter in table.counters:
         if counter["used"] or counter["xy"] != xy or counter["owner"] == actor["owner"]:
             continue
-        eff, params, text = INFO[counter["card"]].counter
+        eff, params, _index = INFO[counter["card"]].counter
         if eff.enter is None:
             continue
         counter["used"] = True
-        info = INFO[counter["card"]]
-        en, ja = table.who(actor)
         table.say(
             "counter",
-            f"{side_label(counter['owner'])}'s {info.name} on {NAME[xy]} springs on {en}.",
-            f"{NAME[xy]}の{side_label(counter['owner'])}の{info.ja}が{ja}に発動。",
+            message(
+                "%(side)s's %(card)s on %(square)s springs on %(actor)s.",
+                side=side_label(counter["owner"]),
+                card=card_term(counter["card"]),
+                square=NAME[xy],
+                actor=table.who(actor),
+            ),
             card=counter["card"],
             square=NAME[xy],
             uid=actor["uid"],
@@ -308,14 +331,18 @@ def _base_entry(table: Table, mover: Mover) -> None:
     enemy = 1 - actor["owner"]
     seat = table.s["players"][enemy]
     seat["life"] = max(0, seat["life"] - 1)
-    en, ja = table.who(actor)
+    who = table.who(actor)
     square = actor["square"]
     table.say(
         "base",
-        f"{en} enters {side_label(enemy)}'s base on {square}: {side_label(enemy)} loses 1 life "
-        f"({seat['life']} left), and {en} goes to the discard pile.",
-        f"{ja}が{side_label(enemy)}の拠点{square}に侵入：{side_label(enemy)}のライフ-1"
-        f"（残り{seat['life']}）。{ja}は捨札へ。",
+        message(
+            "%(actor)s enters %(side)s's base on %(square)s: %(side)s loses 1 life "
+            "(%(life)d left), and %(actor)s goes to the discard pile.",
+            actor=who,
+            side=side_label(enemy),
+            square=square,
+            life=seat["life"],
+        ),
         uid=actor["uid"],
         square=square,
         player=enemy,

@@ -11,10 +11,11 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
+from minigames.acticsx.cards import card_term
 from minigames.acticsx.state import (
     BASES,
     COLS,
-    DIR_WORDS,
+    DIRECTION_WORDS,
     DIRECTIONS,
     INFO,
     LABELS,
@@ -25,18 +26,7 @@ from minigames.acticsx.state import (
     CardInfo,
     actor_range,
 )
-from minigames.game import IllegalAction
-
-
-def _name_list(cards: list[CardInfo]) -> str:
-    names = [info.name for info in cards]
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
-
-
-def _name_list_ja(cards: list[CardInfo]) -> str:
-    return "、".join(info.ja for info in cards)
+from minigames.game import IllegalAction, message
 
 
 def _path_ok(xy: tuple[int, int], owner: int, direction: str, distance: int) -> bool:
@@ -77,10 +67,10 @@ def counter_squares(where: str, player: int, actors: Iterable[dict[str, Any]]) -
 
 
 _WHERE_WORDS = {
-    "own_normal": ("one of your squares 1–8", "自分の1–8のマス"),
-    "any_normal": ("a square 1–8 of either side", "どちらかの側の1–8のマス"),
-    "own_actor": ("a square with one of your actors", "自分のアクターがいるマス"),
-    "enemy_actor": ("a square with an enemy actor", "敵のアクターがいるマス"),
+    "own_normal": message("one of your squares 1–8"),
+    "any_normal": message("a square 1–8 of either side"),
+    "own_actor": message("a square with one of your actors"),
+    "enemy_actor": message("a square with an enemy actor"),
 }
 
 
@@ -89,24 +79,16 @@ def validate_plan(state: dict[str, Any], player: int, plan: Any) -> dict[str, An
     opts = state["options"]
     label = LABELS[player]
     if not isinstance(plan, dict):
-        raise IllegalAction(
-            "A plan must be an object with 'play' and 'actors' lists.",
-            ja="プランは 'play' と 'actors' のリストを持つオブジェクトです。",
-        )
+        raise IllegalAction("A plan must be an object with 'play' and 'actors' lists.")
     extra = set(plan) - {"play", "actors"}
     if extra:
         raise IllegalAction(
-            f"A plan has only 'play' and 'actors'; not {', '.join(sorted(extra))}.",
-            ja=f"プランにあるのは 'play' と 'actors' だけです"
-            f"（{', '.join(sorted(extra))} は不可）。",
+            "A plan has only 'play' and 'actors'; not %(keys)s.", keys=", ".join(sorted(extra))
         )
     plays = plan.get("play", [])
     entries = plan.get("actors", [])
     if not isinstance(plays, list) or not isinstance(entries, list):
-        raise IllegalAction(
-            "A plan's 'play' and 'actors' must be lists.",
-            ja="プランの 'play' と 'actors' はリストです。",
-        )
+        raise IllegalAction("A plan's 'play' and 'actors' must be lists.")
     seat = state["players"][player]
     board = {a["square"]: a for a in state["actors"]}
     mine = [a for a in state["actors"] if a["owner"] == player]
@@ -119,165 +101,160 @@ def validate_plan(state: dict[str, Any], player: int, plan: Any) -> dict[str, An
     out_plays = []
     for play in plays:
         if not isinstance(play, dict) or set(play) != {"card", "square"}:
-            raise IllegalAction(
-                "Each card played needs exactly 'card' and 'square'.",
-                ja="出すカードには 'card' と 'square' だけを指定します。",
-            )
+            raise IllegalAction("Each card played needs exactly 'card' and 'square'.")
         cid, square = play["card"], play["square"]
         if not isinstance(cid, str) or cid not in INFO:
-            raise IllegalAction(f"There is no card {cid!r}.", ja=f"カード {cid!r} はありません。")
+            raise IllegalAction("There is no card %(card)s.", card=repr(cid))
         info = INFO[cid]
         used[cid] += 1
         if used[cid] > hand[cid]:
             if hand[cid]:
                 raise IllegalAction(
-                    f"You have only {hand[cid]} {info.name} in hand.",
-                    ja=f"手札の{info.ja}は{hand[cid]}枚だけです。",
+                    "You have only %(count)d %(card)s in hand.",
+                    count=hand[cid],
+                    card=card_term(cid),
                 )
-            raise IllegalAction(
-                f"{info.name} is not in your hand.", ja=f"{info.ja}は手札にありません。"
-            )
+            raise IllegalAction("%(card)s is not in your hand.", card=card_term(cid))
         if not isinstance(square, str) or square not in XY:
             raise IllegalAction(
-                f"{square!r} is not a square; squares are A1–A12 and B1–B12.",
-                ja=f"{square!r} はマスではありません（マスは A1–A12 と B1–B12）。",
+                "%(square)s is not a square; squares are A1–A12 and B1–B12.", square=repr(square)
             )
         if square in squares:
             raise IllegalAction(
-                f"Two cards are planned for {square}; a square holds one card.",
-                ja=f"{square}に2枚のカードが予定されています。1マスに置けるのは1枚です。",
+                "Two cards are planned for %(square)s; a square holds one card.", square=square
             )
         squares.add(square)
         if info.kind == "actor" or info.ex_kind == "normal":
             # The seed once writes A9–A11 for deployment, but its own definition of the base
             # (拠点) and its step ③ (9 → 12) cover four squares, so any of 9–12 is allowed.
-            if square not in BASES[player]:
-                what = "Actors are deployed" if info.kind == "actor" else "EX normal cards go"
-                what_ja = "アクター" if info.kind == "actor" else "EXノーマルカード"
+            if square not in BASES[player] and info.kind == "actor":
                 raise IllegalAction(
-                    f"{what} on your own base squares ({label}9–{label}12); not {square}.",
-                    ja=f"{what_ja}は自分の拠点（{label}9–{label}12）に出します。{square}は不可。",
+                    "Actors are deployed on your own base squares (%(side)s9–%(side)s12); "
+                    "not %(square)s.",
+                    side=label,
+                    square=square,
+                )
+            if square not in BASES[player]:
+                raise IllegalAction(
+                    "EX normal cards go on your own base squares (%(side)s9–%(side)s12); "
+                    "not %(square)s.",
+                    side=label,
+                    square=square,
                 )
             if square in board:
                 raise IllegalAction(
-                    f"{square} already holds an actor; {info.name} needs an empty square.",
-                    ja=f"{square}にはすでにアクターがいます。{info.ja}は空きマスに出します。",
+                    "%(square)s already holds an actor; %(card)s needs an empty square.",
+                    square=square,
+                    card=card_term(cid),
                 )
             if info.kind == "actor":
                 deployed.append(info)
         else:
             where = info.counter[1]["where"]
             if square not in counter_squares(where, player, state["actors"]):
-                where_en, where_ja = _WHERE_WORDS[where]
                 raise IllegalAction(
-                    f"{info.name} must be played on {where_en}; {square} is not one.",
-                    ja=f"{info.ja}は{where_ja}に出します。{square}は不可。",
+                    "%(card)s must be played on %(where)s; %(square)s is not one.",
+                    card=card_term(cid),
+                    where=_WHERE_WORDS[where],
+                    square=square,
                 )
         level += info.level
         played.append(info)
         out_plays.append({"card": cid, "square": square})
-    if level > opts["level_limit"]:
-        verb = "Deploying" if len(deployed) == len(played) else "Playing"
+    if level > opts["level_limit"] and len(deployed) == len(played):
         raise IllegalAction(
-            f"{verb} {_name_list(played)} costs level {level}; the limit is {opts['level_limit']}.",
-            ja=f"{_name_list_ja(played)}のレベルは合計{level}です。上限は{opts['level_limit']}。",
+            "Deploying %(cards)s costs level %(level)d; the limit is %(limit)d.",
+            cards=[card_term(info.id) for info in played],
+            level=level,
+            limit=opts["level_limit"],
+        )
+    if level > opts["level_limit"]:
+        raise IllegalAction(
+            "Playing %(cards)s costs level %(level)d; the limit is %(limit)d.",
+            cards=[card_term(info.id) for info in played],
+            level=level,
+            limit=opts["level_limit"],
         )
     if deployed and len(mine) + len(deployed) > opts["max_actors"]:
         raise IllegalAction(
-            f"Deploying {_name_list(deployed)} would put {len(mine) + len(deployed)} of your "
-            f"actors on the board; the limit is {opts['max_actors']}.",
-            ja=f"{_name_list_ja(deployed)}を出すと場の自分のアクターが"
-            f"{len(mine) + len(deployed)}体になります。上限は{opts['max_actors']}体。",
+            "Deploying %(cards)s would put %(count)d of your actors on the board; "
+            "the limit is %(limit)d.",
+            cards=[card_term(info.id) for info in deployed],
+            count=len(mine) + len(deployed),
+            limit=opts["max_actors"],
         )
     out_entries = []
     planned: set[str] = set()
     for entry in entries:
         if not isinstance(entry, dict):
-            raise IllegalAction(
-                "Each actor's plan must be an object.",
-                ja="アクターごとのプランはオブジェクトです。",
-            )
+            raise IllegalAction("Each actor's plan must be an object.")
         square = entry.get("square")
         actor = board.get(square) if isinstance(square, str) else None
         if actor is None or actor["owner"] != player:
-            raise IllegalAction(
-                f"There is no actor of yours on {square}.",
-                ja=f"{square}に自分のアクターはいません。",
-            )
+            raise IllegalAction("There is no actor of yours on %(square)s.", square=str(square))
         if square in planned:
-            raise IllegalAction(
-                f"The actor on {square} is planned twice.",
-                ja=f"{square}のアクターのプランが2つあります。",
-            )
+            raise IllegalAction("The actor on %(square)s is planned twice.", square=square)
         planned.add(square)
         info = INFO[actor["card"]]
         do = entry.get("do")
         if do == "wait":
             if set(entry) != {"square", "do"}:
-                raise IllegalAction(
-                    "A wait takes only 'square' and 'do'.",
-                    ja="待機に指定するのは 'square' と 'do' だけです。",
-                )
+                raise IllegalAction("A wait takes only 'square' and 'do'.")
             out_entries.append({"square": square, "do": "wait"})
         elif do == "move":
             if set(entry) != {"square", "do", "direction", "distance"}:
-                raise IllegalAction(
-                    "A move needs 'square', 'do', 'direction' and 'distance'.",
-                    ja="移動には 'square'、'do'、'direction'、'distance' を指定します。",
-                )
+                raise IllegalAction("A move needs 'square', 'do', 'direction' and 'distance'.")
             direction, distance = entry["direction"], entry["distance"]
             if direction not in DIRECTIONS:
                 raise IllegalAction(
-                    f"Unknown direction {direction!r}; use one of {', '.join(DIRECTIONS)}.",
-                    ja=f"方向 {direction!r} はありません。{', '.join(DIRECTIONS)} のどれかです。",
+                    "Unknown direction %(direction)s; use one of %(directions)s.",
+                    direction=repr(direction),
+                    directions=", ".join(DIRECTIONS),
                 )
             if isinstance(distance, bool) or not isinstance(distance, int) or distance < 1:
-                raise IllegalAction(
-                    "A move's distance must be a whole number of at least 1.",
-                    ja="移動距離は1以上の整数です。",
-                )
+                raise IllegalAction("A move's distance must be a whole number of at least 1.")
             reach = actor_range(actor["card"], actor["awake"])[direction]
-            word, word_ja = DIR_WORDS[direction]
             if distance > reach:
                 raise IllegalAction(
-                    f"{info.name} on {square} can move at most {reach} {word} ({direction}), "
-                    f"not {distance}.",
-                    ja=f"{square}の{info.ja}が{word_ja}（{direction}）へ動けるのは{reach}マスまで"
-                    f"です（{distance}マスは不可）。",
+                    "%(card)s on %(square)s can move at most %(reach)d %(word)s (%(direction)s), "
+                    "not %(distance)d.",
+                    card=card_term(actor["card"]),
+                    square=square,
+                    reach=reach,
+                    word=DIRECTION_WORDS[direction],
+                    direction=direction,
+                    distance=distance,
                 )
             if not _path_ok(XY[square], player, direction, distance):
                 raise IllegalAction(
-                    f"{info.name} on {square} moving {distance} {word} ({direction}) would "
+                    "%(card)s on %(square)s moving %(distance)d %(word)s (%(direction)s) would "
                     "leave the board.",
-                    ja=f"{square}の{info.ja}が{word_ja}（{direction}）へ{distance}マス動くと"
-                    "盤の外に出ます。",
+                    card=card_term(actor["card"]),
+                    square=square,
+                    distance=distance,
+                    word=DIRECTION_WORDS[direction],
+                    direction=direction,
                 )
             out_entries.append(
                 {"square": square, "do": "move", "direction": direction, "distance": distance}
             )
         elif do == "action":
             if not info.actions:
-                raise IllegalAction(
-                    f"{info.name} has no action text.",
-                    ja=f"{info.ja}にはアクションのテキストがありません。",
-                )
+                raise IllegalAction("%(card)s has no action text.", card=card_term(actor["card"]))
             extra_keys = set(entry) - {"square", "do", "text"}
             if extra_keys:
-                raise IllegalAction(
-                    "An action takes only 'square', 'do' and 'text'.",
-                    ja="アクションに指定するのは 'square'、'do'、'text' だけです。",
-                )
+                raise IllegalAction("An action takes only 'square', 'do' and 'text'.")
             index = entry.get("text", next(iter(info.actions)))
             if isinstance(index, bool) or index not in info.actions:
                 raise IllegalAction(
-                    f"Text {index!r} of {info.name} is not an action.",
-                    ja=f"{info.ja}のテキスト {index!r} はアクションではありません。",
+                    "Text %(index)s of %(card)s is not an action.",
+                    index=repr(index),
+                    card=card_term(actor["card"]),
                 )
             out_entries.append({"square": square, "do": "action", "text": index})
         else:
             raise IllegalAction(
-                f"Plan 'move', 'action' or 'wait' for the actor on {square}.",
-                ja=f"{square}のアクターには 'move'、'action'、'wait' のどれかを予定します。",
+                "Plan 'move', 'action' or 'wait' for the actor on %(square)s.", square=square
             )
     return {"play": out_plays, "actors": out_entries}
 

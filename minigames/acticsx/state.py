@@ -10,7 +10,7 @@ from typing import Any
 
 from minigames.acticsx import cards as card_data
 from minigames.acticsx import effects
-from minigames.game import InvalidState
+from minigames.game import InvalidState, message
 
 GAME = "acticsx"
 VERSION = 1
@@ -32,17 +32,18 @@ _VEC_A = {
 # B sits across the table, so every direction of B is A's turned half a circle.
 VECTORS = (_VEC_A, {d: (-dx, -dy) for d, (dx, dy) in _VEC_A.items()})
 
-DIR_WORDS = {
-    "F": ("forward", "前方"),
-    "FR": ("forward-right", "右前方"),
-    "R": ("right", "右"),
-    "BR": ("back-right", "右後方"),
-    "B": ("back", "後方"),
-    "BL": ("back-left", "左後方"),
-    "L": ("left", "左"),
-    "FL": ("forward-left", "左前方"),
+# How narration and refusals name a direction and an attribute (message ids, see game.py).
+DIRECTION_WORDS = {
+    "F": message("forward"),
+    "FR": message("forward-right"),
+    "R": message("right"),
+    "BR": message("back-right"),
+    "B": message("back"),
+    "BL": message("back-left"),
+    "L": message("left"),
+    "FL": message("forward-left"),
 }
-ATTR_JA = {"water": "水", "fire": "火", "wood": "木", "none": "無"}
+ATTRIBUTE_WORDS = {"water": message("water"), "fire": message("fire"), "wood": message("wood")}
 BEATS = {"water": "fire", "fire": "wood", "wood": "water"}
 
 DEFAULT_OPTIONS: dict[str, Any] = {
@@ -154,8 +155,6 @@ class CardInfo:
         "actions",
         "normal",
         "counter",
-        "name",
-        "ja",
     )
 
     def __init__(self, card: dict[str, Any]) -> None:
@@ -171,8 +170,6 @@ class CardInfo:
         self.awake_range = {
             d: self.range.get(d, 0) + awakening["range"].get(d, 0) for d in DIRECTIONS
         }
-        self.name = card["name"]["en"]
-        self.ja = card["name"]["ja"]
         self.jump = False
         self.power_traits: list = []
         self.battle_traits: list = []
@@ -195,16 +192,17 @@ class CardInfo:
                     self.battle_traits.append((eff.battle, params))
                 if eff.aura:
                     self.aura_traits.append((eff.aura, params))
+            # Texts that run keep their index: narration names a text by card and index.
             elif kind == "deploy":
-                self.deploy.append((eff, params, text))
+                self.deploy.append((eff, params, index))
             elif kind == "trigger":
-                self.trigger.append((eff, params, text))
+                self.trigger.append((eff, params, index))
             elif kind == "action":
-                self.actions[index] = (eff, params, text["speed"], text)
+                self.actions[index] = (eff, params, text["speed"], index)
             elif kind == "normal":
-                self.normal.append((eff, params, text))
+                self.normal.append((eff, params, index))
             elif kind == "counter":
-                self.counter = (eff, params, text)
+                self.counter = (eff, params, index)
 
 
 INFO: dict[str, CardInfo] = {cid: CardInfo(card) for cid, card in card_data.CARDS.items()}
@@ -308,7 +306,11 @@ def deep_copy(value: Any) -> Any:
 
 
 def copy_log(log: dict[str, Any] | None) -> dict[str, Any] | None:
-    """Copy a resolution log; steps hold scalars and at most one level of lists or dicts."""
+    """Copy a resolution log; steps hold scalars and at most one level of lists or dicts.
+
+    A step's message is nested deeper, but nothing ever changes a message once it is made,
+    so the copies share what lies below its first level.
+    """
     if log is None:
         return None
     return {

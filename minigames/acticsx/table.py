@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from minigames.acticsx.cards import card_term
 from minigames.acticsx.state import (
     COLS,
     INFO,
@@ -21,6 +22,7 @@ from minigames.acticsx.state import (
     rng_text,
     side_label,
 )
+from minigames.game import Message, message, message_plural
 
 
 class Table:
@@ -82,14 +84,16 @@ class Table:
         return max(0, value)
 
     # narration
-    def say(self, kind: str, en: str, ja: str, **data: Any) -> None:
+    def say(self, kind: str, text: Message, /, **data: Any) -> None:
+        """Add a step to the narration: its kind, data for the board, and its message."""
         if self.steps is not None:
-            self.steps.append({"kind": kind, **data, "text": {"en": en, "ja": ja}})
+            self.steps.append({"kind": kind, **data, "text": text})
 
-    def who(self, actor: dict) -> tuple[str, str]:
-        info = INFO[actor["card"]]
-        label = side_label(actor["owner"])
-        return f"{label}'s {info.name}", f"{label}の{info.ja}"
+    def who(self, actor: dict) -> Message:
+        """Name an actor in narration: its side and its card."""
+        return message(
+            "%(side)s's %(card)s", side=side_label(actor["owner"]), card=card_term(actor["card"])
+        )
 
     # zones
     def alive(self, actor: dict) -> bool:
@@ -125,16 +129,20 @@ class Table:
         if drawn:
             self.say(
                 "draw",
-                f"{label} draws {drawn} card{'s' if drawn > 1 else ''}.",
-                f"{label}がカードを{drawn}枚引く。",
+                message_plural(
+                    "%(side)s draws %(count)d card.",
+                    "%(side)s draws %(count)d cards.",
+                    drawn,
+                    side=label,
+                    count=drawn,
+                ),
                 player=player,
                 count=drawn,
             )
         if drawn < count:
             self.say(
                 "deck_empty",
-                f"{label}'s deck is empty: nothing more to draw.",
-                f"{label}の山札が尽きていて、引けない。",
+                message("%(side)s's deck is empty: nothing more to draw.", side=label),
                 player=player,
             )
         self.trim_hand(player)
@@ -146,11 +154,14 @@ class Table:
         while len(hand) > limit:
             card = hand.pop(self.rng.below(len(hand)))
             self.s["players"][player]["discard"].append(card)
-            info = INFO[card]
             self.say(
                 "hand_limit",
-                f"{label}'s hand is over {limit}: {info.name} is discarded at random.",
-                f"{label}の手札が{limit}枚を超えたため、{info.ja}がランダムに捨てられる。",
+                message(
+                    "%(side)s's hand is over %(limit)d: %(card)s is discarded at random.",
+                    side=label,
+                    limit=limit,
+                    card=card_term(card),
+                ),
                 player=player,
                 card=card,
             )
@@ -168,14 +179,17 @@ class Table:
             actor = self.find(op[1])
             if actor is None:
                 continue
-            en, ja = self.who(actor)
+            who = self.who(actor)
             square = actor["square"]
             if kind == "discard":
                 self.remove(actor)
                 self.say(
                     "discard",
-                    f"{en} on {square} is sent to the discard pile.",
-                    f"{square}の{ja}が捨札に送られる。",
+                    message(
+                        "%(actor)s on %(square)s is sent to the discard pile.",
+                        actor=who,
+                        square=square,
+                    ),
                     uid=actor["uid"],
                     square=square,
                 )
@@ -185,8 +199,13 @@ class Table:
                 now = self.power(actor)
                 self.say(
                     "power",
-                    f"{en} on {square} gets power {sign} this turn (now {now}).",
-                    f"{square}の{ja}はこのターン、パワー{sign}（現在{now}）。",
+                    message(
+                        "%(actor)s on %(square)s gets power %(amount)s this turn (now %(power)d).",
+                        actor=who,
+                        square=square,
+                        amount=sign,
+                        power=now,
+                    ),
                     uid=actor["uid"],
                     square=square,
                     amount=op[2],
@@ -197,8 +216,11 @@ class Table:
                 actor["rest"] = True
                 self.say(
                     "cancel",
-                    f"{en} on {square} loses its plan and rests.",
-                    f"{square}の{ja}は計画を失いRestになる。",
+                    message(
+                        "%(actor)s on %(square)s loses its plan and rests.",
+                        actor=who,
+                        square=square,
+                    ),
                     uid=actor["uid"],
                     square=square,
                 )
@@ -210,8 +232,12 @@ class Table:
                 self.place(actor, dest)
                 self.say(
                     "push",
-                    f"{en} is pushed from {square} to {NAME[dest]}.",
-                    f"{ja}が{square}から{NAME[dest]}へ押し戻される。",
+                    message(
+                        "%(actor)s is pushed from %(square)s to %(to)s.",
+                        actor=who,
+                        square=square,
+                        to=NAME[dest],
+                    ),
                     uid=actor["uid"],
                     square=square,
                     to=NAME[dest],
@@ -235,12 +261,13 @@ class Table:
             if pile[i] == card:
                 del pile[i]
                 self.s["players"][player]["hand"].append(card)
-                info = INFO[card]
-                label = side_label(player)
                 self.say(
                     "recover",
-                    f"{label}'s {info.name} returns to {label}'s hand.",
-                    f"{label}の{info.ja}が手札に戻る。",
+                    message(
+                        "%(side)s's %(card)s returns to %(side)s's hand.",
+                        side=side_label(player),
+                        card=card_term(card),
+                    ),
                     player=player,
                     card=card,
                 )
@@ -256,21 +283,27 @@ class Table:
         if awake == actor["awake"]:
             return
         actor["awake"] = awake
-        en, ja = self.who(actor)
+        who = self.who(actor)
         square = actor["square"]
         if awake:
             self.say(
                 "awaken",
-                f"{en} lands on the enemy side at {square} and awakens.",
-                f"{ja}が敵陣の{square}に着地し、覚醒する。",
+                message(
+                    "%(actor)s lands on the enemy side at %(square)s and awakens.",
+                    actor=who,
+                    square=square,
+                ),
                 uid=actor["uid"],
                 square=square,
             )
         else:
             self.say(
                 "sleep",
-                f"{en} is back on its own side at {square} and loses its awakening.",
-                f"{ja}が自陣の{square}に戻り、覚醒が解ける。",
+                message(
+                    "%(actor)s is back on its own side at %(square)s and loses its awakening.",
+                    actor=who,
+                    square=square,
+                ),
                 uid=actor["uid"],
                 square=square,
             )
