@@ -5,6 +5,7 @@ An engine is a module exposing these functions over plain, JSON-serialisable sta
     initial_state(options: dict, seed: int) -> State
     legal_actions(state, player: int) -> list[dict]
     apply(state, action: dict) -> State          # a new state; raises IllegalAction
+    has_started(state) -> bool                   # past any secret preparation
     is_terminal(state) -> bool
     winner(state) -> int | None                  # None: draw or not over
     result(state) -> dict | None                 # winner, reason and the game's own figures
@@ -126,6 +127,8 @@ class GameEngine(Protocol):
     def legal_actions(self, state: Any, player: int) -> list[dict[str, Any]]: ...
 
     def apply(self, state: Any, action: dict[str, Any]) -> Any: ...
+
+    def has_started(self, state: Any) -> bool: ...
 
     def is_terminal(self, state: Any) -> bool: ...
 

@@ -93,6 +93,7 @@ __all__ = [
     "apply",
     "counter_squares",
     "from_dict",
+    "has_started",
     "initial_state",
     "is_terminal",
     "legal_actions",
@@ -198,6 +199,11 @@ def resolve_turn(
         new["players"][player]["plan"] = plans[player]
     resolve(new, narrate=narrate)
     return new
+
+
+def has_started(state: dict[str, Any]) -> bool:
+    """Return whether play is under way: always, as a match begins with turn 1's planning."""
+    return True
 
 
 def is_terminal(state: dict[str, Any]) -> bool:

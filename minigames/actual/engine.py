@@ -695,6 +695,11 @@ def legal_actions(state: State, player: int) -> list[dict[str, Any]]:
 # --- outcome ---------------------------------------------------------------------------
 
 
+def has_started(state: State) -> bool:
+    """Tell whether play is under way (both seats have prepared in secret)."""
+    return state.phase != SETUP
+
+
 def is_terminal(state: State) -> bool:
     """Tell whether the game is over."""
     return state.phase == OVER

@@ -7,6 +7,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils import translation
 
 from minigames import services
+from minigames.acticsx import decks
 from minigames.acticsx import engine as acticsx_engine
 from minigames.actual import engine
 from minigames.models import Match, MatchMove
@@ -366,7 +367,7 @@ def _legal_deck():
 
 
 def test_deck_save_legal_deck(player):
-    deck = services.deck_save(owner=player, name="My tide", card_ids=_legal_deck())
+    deck = decks.deck_save(owner=player, name="My tide", card_ids=_legal_deck())
 
     assert len(deck.cards) == 20
 
@@ -375,7 +376,7 @@ def test_deck_save_refuses_with_reasons(player):
     cards = _legal_deck()[:19] + ["no_such_card"]
 
     with pytest.raises(ValidationError) as refused:
-        services.deck_save(owner=player, name="Broken", card_ids=cards)
+        decks.deck_save(owner=player, name="Broken", card_ids=cards)
 
     assert "no_such_card" in " ".join(refused.value.messages)
 
@@ -385,11 +386,11 @@ def test_deck_save_refuses_third_copy(player):
     cards = cards[:17] + [cards[0]] * 3
 
     with pytest.raises(ValidationError, match="At most 2 copies"):
-        services.deck_save(owner=player, name="Greedy", card_ids=cards)
+        decks.deck_save(owner=player, name="Greedy", card_ids=cards)
 
 
 def test_match_uses_the_players_saved_deck(session, player, pc, npc):
-    deck = services.deck_save(owner=player, name="Mine", card_ids=_legal_deck())
+    deck = decks.deck_save(owner=player, name="Mine", card_ids=_legal_deck())
 
     match = services.match_create(
         session=session,
@@ -406,7 +407,7 @@ def test_match_uses_the_players_saved_deck(session, player, pc, npc):
 
 
 def test_match_refuses_someone_elses_deck(session, gm, player, pc, npc):
-    deck = services.deck_save(owner=gm, name="GM's", card_ids=_legal_deck())
+    deck = decks.deck_save(owner=gm, name="GM's", card_ids=_legal_deck())
 
     with pytest.raises(ValidationError, match="not one this seat"):
         services.match_create(
