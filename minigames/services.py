@@ -22,7 +22,7 @@ from .models import Match, MatchMove
 from .registry import DEFAULT_GAME, GAMES, GameSpec, game_spec
 
 BOT_LEVELS = ("random", "search")
-# A computer seat never takes more steps than this in one go: a guard, not a rule.
+# A computer seat never takes more steps (or fresh looks) than this in one go: a guard.
 MAX_COMPUTER_STEPS = 400
 
 
@@ -109,7 +109,7 @@ def match_create(
                 "names": [seat["name"] for seat in seat_info],
             },
         )
-        return _computer_turns(match)
+    return _computer_turns(match)
 
 
 def match_create_practice(
@@ -137,7 +137,7 @@ def match_create_practice(
             options=_with_decks(options, [deck, None]),
             seed=None,
         )
-        return _computer_turns(match)
+    return _computer_turns(match)
 
 
 def _with_decks(options: dict | None, decks: list[str | None]) -> dict:
@@ -192,29 +192,40 @@ def _computer_choice(match: Match, spec: GameSpec, state) -> tuple[int, dict] | 
 
 
 def _computer_turns(match: Match) -> Match:
-    """Let computer seats act until a person must, or the game ends; save the result."""
+    """Let computer seats act until a person must, or the game ends; return the match.
+
+    Called with no transaction open, after the person's move has committed: the computer
+    thinks (up to a second) with no row locked, on the state last saved. Its move is then
+    applied like a person's, under the row lock and only if the match's version is still
+    the one it thought about; if someone moved meanwhile, it thinks again on the new state.
+    """
+    if not (_computer_plays(match, 0) or _computer_plays(match, 1)):
+        return match
     spec = GAMES[match.game]
     engine = spec.engine
     state = engine.from_dict(match.state)
-    # With nobody left to wait for (AUTO on a practice seat), play one turn per request
-    # rather than the whole game at once.
-    both_computer = _computer_plays(match, 0) and _computer_plays(match, 1)
     start_turn = state.get("turn") if isinstance(state, dict) else None
-    acted = False
-    for _step in range(MAX_COMPUTER_STEPS):
+    for _attempt in range(MAX_COMPUTER_STEPS):
         if engine.is_terminal(state):
             break
+        # With nobody left to wait for (AUTO on a practice seat), play one turn per request
+        # rather than the whole game at once.
+        both_computer = _computer_plays(match, 0) and _computer_plays(match, 1)
         if both_computer and start_turn is not None and state.get("turn") != start_turn:
             break
         chosen = _computer_choice(match, spec, state)
         if chosen is None:
             break
         seat, action = chosen
-        state = engine.apply(state, action)
-        _append_move(match, seat, action, by_computer=True)
-        acted = True
-    if acted:
-        _save_state(match, state, engine)
+        with transaction.atomic():
+            locked = Match.objects.select_for_update().get(pk=match.pk)
+            if locked.version == match.version:
+                state = engine.apply(state, action)
+                _append_move(locked, seat, action, by_computer=True)
+                _save_state(locked, state, engine)
+            else:
+                state = engine.from_dict(locked.state)
+        match = locked
     return match
 
 
@@ -258,7 +269,10 @@ def _announce_result(match: Match) -> None:
 
 
 def match_move(*, match_id: int, by, action: dict, version: int) -> Match:
-    """Apply one move of the user's own seat; a stale or repeated submit changes nothing."""
+    """Apply one move of the user's own seat; a stale or repeated submit changes nothing.
+
+    The move commits (and is announced) before any computer seat thinks about its answer.
+    """
     if not isinstance(action, dict):
         raise ValidationError(_("That move is not understood."))
     with transaction.atomic():
@@ -287,7 +301,7 @@ def match_move(*, match_id: int, by, action: dict, version: int) -> Match:
                 raise ValidationError(translate(error.message)) from None
             _append_move(match, seat, action, by_computer=False)
             _save_state(match, state, spec.engine)
-        return _computer_turns(match)
+    return _computer_turns(match)
 
 
 def _set_auto(match: Match, spec: GameSpec, seat: int, value: bool, state) -> None:
