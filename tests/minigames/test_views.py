@@ -246,3 +246,23 @@ def test_a_refused_actics_x_plan_comes_back_with_the_player_s_choices(session, p
     assert (
         " selected>" not in fresh.content.decode().split('class="plan-form')[1].split("</form>")[0]
     )
+
+
+def test_actics_x_steps_saved_with_both_languages_still_show(session, player):
+    aki, ren = _two_players(session, player)
+    match = services.match_create(
+        session=session, by=player, seats=[SeatSpec(aki), SeatSpec(ren)], game="acticsx", seed=9
+    )
+    # A match saved before narration became messages holds each step's text in both languages.
+    text = {"en": "Turn 1: the action phase begins.", "ja": "ターン1：行動フェーズ開始。"}
+    match.state = {
+        **match.state,
+        "last_resolution": {"turn": 1, "steps": [{"kind": "phase", "text": text}]},
+    }
+    match.save()
+    client = _client(player)
+    client.cookies["django_language"] = "ja"
+
+    response = client.get(reverse("match_detail", args=[match.pk]), **HTMX)
+
+    assert "ターン1：行動フェーズ開始。" in response.content.decode()
