@@ -7,4 +7,10 @@ class MinigamesConfig(AppConfig):
     verbose_name = _("Minigames")
 
     def ready(self):
+        # The room finds the matches through its registry: sessions_app never imports us.
+        from sessions_app.rooms import register_boards
+
         from . import kinds  # noqa: F401 - registers the matches' timeline event kinds
+        from .room import BOARDS
+
+        register_boards(BOARDS)

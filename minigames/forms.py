@@ -3,88 +3,59 @@ from django.utils.translation import gettext_lazy as _
 
 from sessions_app.forms import CharacterChoiceField
 
-GAME_CHOICES = [("actual", _("Actual")), ("acticsx", _("Actics X"))]
+from .registry import DEFAULT_GAME, GAMES, game_choices
+
+LEVEL_CHOICES = [("search", _("Strong (searches ahead)")), ("random", _("Casual (random)"))]
+
+
+def _add_game_fields(form: forms.Form, form_class_of, user) -> None:
+    """Add every game's option fields to ``form``; a field two games share appears once."""
+    for spec in GAMES.values():
+        for name, field in form_class_of(spec)(user=user).fields.items():
+            form.fields.setdefault(name, field)
 
 
 class MatchForm(forms.Form):
-    game = forms.ChoiceField(
-        label=_("Game"), choices=GAME_CHOICES, initial="actual", required=False
-    )
+    """The room's form that seats two characters at a match of any game."""
+
+    game = forms.ChoiceField(label=_("Game"), choices=game_choices, required=False)
     seat0 = CharacterChoiceField(label=_("First character"), queryset=None)
     seat1 = CharacterChoiceField(label=_("Second character"), queryset=None)
     computer = forms.BooleanField(
         label=_("The computer plays the second character (NPCs only)"), required=False
     )
-    level = forms.ChoiceField(
-        label=_("Computer strength"),
-        choices=[("search", _("Strong (searches ahead)")), ("random", _("Casual (random)"))],
-        initial="search",
-    )
-    diagonal_attack = forms.BooleanField(
-        label=_("Actual: attacks may also go diagonally"), required=False
-    )
-    turn_limit = forms.IntegerField(
-        label=_("Turn limit"), required=False, min_value=2, max_value=500
-    )
-    deck0 = forms.ChoiceField(label=_("Actics X: first character's deck"), required=False)
-    deck1 = forms.ChoiceField(label=_("Actics X: second character's deck"), required=False)
-    first_player = forms.ChoiceField(
-        label=_("Who starts"),
-        choices=[
-            ("random", _("Random")),
-            ("0", _("First character")),
-            ("1", _("Second character")),
-        ],
-        initial="random",
-    )
+    level = forms.ChoiceField(label=_("Computer strength"), choices=LEVEL_CHOICES, initial="search")
 
     def __init__(self, *args, characters, user=None, **kwargs):
         kwargs.setdefault("auto_id", "match_%s")
         super().__init__(*args, **kwargs)
         self.fields["seat0"].queryset = characters
         self.fields["seat1"].queryset = characters
-        choices = deck_choices(user)
-        self.fields["deck0"].choices = choices
-        self.fields["deck1"].choices = choices
-        self.fields["deck1"].initial = "ember_steel"
+        _add_game_fields(self, lambda spec: spec.options_form, user)
 
     def clean_game(self) -> str:
-        return self.cleaned_data.get("game") or "actual"
+        return self.cleaned_data.get("game") or DEFAULT_GAME
 
     def options(self) -> dict:
-        return {
-            "diagonal_attack": self.cleaned_data["diagonal_attack"],
-            "turn_limit": self.cleaned_data["turn_limit"],
-            "first_player": self.cleaned_data["first_player"],
-        }
+        """The chosen game's options, as its own options form reads them."""
+        return GAMES[self.cleaned_data["game"]].options_form.options_from(self.cleaned_data)
 
 
 class PracticeForm(forms.Form):
+    """A game against the computer outside any session."""
+
     game = MatchForm.base_fields["game"]
-    deck = forms.ChoiceField(label=_("Actics X: your deck"), required=False)
+    level = MatchForm.base_fields["level"]
 
     def __init__(self, *args, user=None, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["deck"].choices = deck_choices(user)
+        _add_game_fields(self, lambda spec: spec.practice_form, user)
 
     def clean_game(self) -> str:
-        return self.cleaned_data.get("game") or "actual"
+        return self.cleaned_data.get("game") or DEFAULT_GAME
 
-    level = MatchForm.base_fields["level"]
-    diagonal_attack = MatchForm.base_fields["diagonal_attack"]
-
-
-def deck_choices(user) -> list[tuple[str, str]]:
-    """The ready-made decks, then the decks this user saved."""
-    from .models import Deck
-
-    choices = [
-        ("tide_grove", _("Tide & Grove (ready-made)")),
-        ("ember_steel", _("Ember & Steel (ready-made)")),
-    ]
-    if user is not None and user.is_authenticated:
-        choices += [(f"deck:{deck.pk}", deck.name) for deck in Deck.objects.filter(owner=user)]
-    return choices
+    def options(self) -> dict:
+        return GAMES[self.cleaned_data["game"]].practice_form.options_from(self.cleaned_data)
 
 
 class DeckForm(forms.Form):

@@ -5,12 +5,10 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
-from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 from sessions_app.models import Character, GameSession, Membership
@@ -18,18 +16,13 @@ from sessions_app.selectors.tables import membership_get
 from sessions_app.services.stage import stage_require
 from sessions_app.services.timeline import broadcast, timeline_append
 
-from .acticsx import bot as acticsx_bot
-from .acticsx import cards as acticsx_cards
-from .acticsx import engine as acticsx_engine
-from .acticsx_board import lang as reader_language
-from .actual import bot as actual_bot
-from .actual import engine as actual_engine
 from .game import IllegalAction
-from .models import Deck, Match, MatchMove
+from .messages import translate
+from .models import Match, MatchMove
+from .registry import DEFAULT_GAME, GAMES, GameSpec, game_spec
 
-ENGINES = {Match.Game.ACTUAL: actual_engine, Match.Game.ACTICSX: acticsx_engine}
 BOT_LEVELS = ("random", "search")
-# A computer seat never takes more steps than this in one go: a guard, not a rule.
+# A computer seat never takes more steps (or fresh looks) than this in one go: a guard.
 MAX_COMPUTER_STEPS = 400
 
 
@@ -42,77 +35,9 @@ class SeatSpec:
     character: Character
     computer: bool = False
     level: str = "search"
-    # Actics X: a ready-made deck's name, or "deck:<id>" for one its player saved.
+    # For a game played with decks: a ready-made deck's name, or "deck:<id>" for one the
+    # seat's player saved.
     deck: str | None = None
-
-
-def _engine(match: Match):
-    return ENGINES[match.game]
-
-
-def _computer_action(match: Match, state, seat: int) -> dict | None:
-    """Ask the computer for this seat's next action, showing it only that seat's view."""
-    level = match.seats[seat].get("level") or "search"
-    # Seeded from the match so a replay of the log meets the same decisions.
-    seed = (match.seed + 7919 * match.version + seat) % (2**63)
-    if match.game == Match.Game.ACTICSX:
-        player = (
-            acticsx_bot.RandomBot(seed)
-            if level == "random"
-            else acticsx_bot.PlannerBot(seed, budget=0.8)
-        )
-        return player.choose(acticsx_engine.player_view(state, seat))
-    player = (
-        actual_bot.RandomBot(seed)
-        if level == "random"
-        else actual_bot.SearchBot(seed, time_budget=0.4)
-    )
-    return actual_bot.decide(player, state, seat)
-
-
-def _has_started(match: Match, state) -> bool:
-    if match.game == Match.Game.ACTICSX:
-        return True
-    return state.phase != actual_engine.SETUP
-
-
-def _clean_options(game: str, options: dict | None) -> dict[str, Any]:
-    options = dict(options or {})
-    if game == Match.Game.ACTICSX:
-        return _clean_acticsx_options(options)
-    cleaned: dict[str, Any] = {"diagonal_attack": bool(options.get("diagonal_attack"))}
-    turn_limit = options.get("turn_limit")
-    if turn_limit not in (None, ""):
-        try:
-            turn_limit = int(turn_limit)
-        except (TypeError, ValueError):
-            raise ValidationError({"turn_limit": _("The turn limit is a whole number.")}) from None
-        if not 2 <= turn_limit <= 500:
-            raise ValidationError({"turn_limit": _("The turn limit is from 2 to 500 turns.")})
-        cleaned["turn_limit"] = turn_limit
-    else:
-        cleaned["turn_limit"] = None
-    first = options.get("first_player")
-    cleaned["first_player"] = None if first in (None, "", "random") else int(first)
-    if cleaned["first_player"] not in (None, 0, 1):
-        raise ValidationError({"first_player": _("The first player is seat 1, seat 2 or random.")})
-    return cleaned
-
-
-def _clean_acticsx_options(options: dict) -> dict[str, Any]:
-    cleaned: dict[str, Any] = {}
-    turn_limit = options.get("turn_limit")
-    if turn_limit not in (None, ""):
-        try:
-            cleaned["turn_limit"] = int(turn_limit)
-        except (TypeError, ValueError):
-            raise ValidationError({"turn_limit": _("The turn limit is a whole number.")}) from None
-        if not 2 <= cleaned["turn_limit"] <= 500:
-            raise ValidationError({"turn_limit": _("The turn limit is from 2 to 500 turns.")})
-    decks = options.get("decks")
-    if decks:
-        cleaned["decks"] = list(decks)
-    return cleaned
 
 
 def _check_session_seats(session: GameSession, by, seats: list[SeatSpec]) -> Membership:
@@ -122,8 +47,8 @@ def _check_session_seats(session: GameSession, by, seats: list[SeatSpec]) -> Mem
     if len(seats) != 2 or seats[0].character.pk == seats[1].character.pk:
         raise ValidationError(_("A match needs two different characters."))
     cast = set(session.characters.values_list("pk", flat=True))
-    for spec in seats:
-        character = spec.character
+    for seat in seats:
+        character = seat.character
         if character.table_id != session.table_id:
             raise ValidationError(_("That character belongs to another table."))
         if character.kind == Character.Kind.PC and character.pk not in cast:
@@ -131,12 +56,12 @@ def _check_session_seats(session: GameSession, by, seats: list[SeatSpec]) -> Mem
                 _("%(name)s is not taking part in this session.") % {"name": character.name}
             )
         stage_require(session, character)
-        if spec.computer and character.kind == Character.Kind.PC:
+        if seat.computer and character.kind == Character.Kind.PC:
             raise ValidationError(_("Only an NPC can be played by the computer."))
-        if spec.level not in BOT_LEVELS:
+        if seat.level not in BOT_LEVELS:
             raise ValidationError(_("Unknown computer strength."))
     is_gm = membership.role == Membership.Role.GM
-    if not is_gm and not any(spec.character.owner_id == by.pk for spec in seats):
+    if not is_gm and not any(seat.character.owner_id == by.pk for seat in seats):
         raise PermissionDenied(_("Players start matches for their own characters only."))
     return membership
 
@@ -147,31 +72,26 @@ def match_create(
     by,
     seats: list[SeatSpec],
     options: dict | None = None,
-    game: str = Match.Game.ACTUAL,
+    game: str = DEFAULT_GAME,
     seed: int | None = None,
 ) -> Match:
     """Seat two characters of the session at a match; both then prepare in secret."""
+    spec = game_spec(game)
     _check_session_seats(session, by, seats)
-    seat_users = [None if spec.computer else spec.character.owner for spec in seats]
+    seat_users = [None if seat.computer else seat.character.owner for seat in seats]
     seat_info = [
         {
-            "name": spec.character.name,
-            "character_id": spec.character.pk,
-            "computer": spec.computer,
-            "level": spec.level if spec.computer else None,
+            "name": seat.character.name,
+            "character_id": seat.character.pk,
+            "computer": seat.computer,
+            "level": seat.level if seat.computer else None,
         }
-        for spec in seats
+        for seat in seats
     ]
-    if game == Match.Game.ACTICSX:
-        options = {
-            **(options or {}),
-            "decks": [
-                resolve_deck(spec.deck, user) for spec, user in zip(seats, seat_users, strict=True)
-            ],
-        }
+    options = _with_decks(options, [seat.deck for seat in seats])
     with transaction.atomic():
         match = _new_match(
-            game=game,
+            spec=spec,
             session=session,
             by=by,
             seat_users=seat_users,
@@ -185,11 +105,11 @@ def match_create(
             actor=by,
             payload={
                 "match_id": match.pk,
-                "game": game,
+                "game": spec.key,
                 "names": [seat["name"] for seat in seat_info],
             },
         )
-    return match
+    return _computer_turns(match)
 
 
 def match_create_practice(
@@ -197,19 +117,16 @@ def match_create_practice(
     by,
     level: str = "search",
     options: dict | None = None,
-    game: str = Match.Game.ACTUAL,
+    game: str = DEFAULT_GAME,
     deck: str | None = None,
 ) -> Match:
     """Start a practice game against the computer, outside any session."""
     if level not in BOT_LEVELS:
         raise ValidationError(_("Unknown computer strength."))
-    if game not in ENGINES:
-        raise ValidationError(_("Unknown game."))
-    if game == Match.Game.ACTICSX:
-        options = {**(options or {}), "decks": [resolve_deck(deck, by), resolve_deck(None, None)]}
+    spec = game_spec(game)
     with transaction.atomic():
-        return _new_match(
-            game=game,
+        match = _new_match(
+            spec=spec,
             session=None,
             by=by,
             seat_users=[by, None],
@@ -217,31 +134,35 @@ def match_create_practice(
                 {"name": by.get_username(), "character_id": None, "computer": False},
                 {"name": _("Computer"), "character_id": None, "computer": True, "level": level},
             ],
-            options=options,
+            options=_with_decks(options, [deck, None]),
             seed=None,
         )
+    return _computer_turns(match)
 
 
-def _new_match(*, game, session, by, seat_users, seat_info, options, seed) -> Match:
-    if game not in ENGINES:
-        raise ValidationError(_("Unknown game."))
-    engine = ENGINES[game]
-    options = _clean_options(game, options)
+def _with_decks(options: dict | None, decks: list[str | None]) -> dict:
+    """The options with the seats' own deck choices, when any seat made one."""
+    options = dict(options or {})
+    if any(decks):
+        options["decks"] = decks
+    return options
+
+
+def _new_match(*, spec: GameSpec, session, by, seat_users, seat_info, options, seed) -> Match:
+    options = spec.clean_options(options, players=seat_users)
     seed = secrets.randbits(62) if seed is None else seed
-    state = engine.initial_state(options, seed)
-    match = Match.objects.create(
-        game=game,
+    state = spec.engine.initial_state(options, seed)
+    return Match.objects.create(
+        game=spec.key,
         session=session,
         seat0_user=seat_users[0],
         seat1_user=seat_users[1],
         seats=seat_info,
         options=options,
         seed=seed,
-        state=engine.to_dict(state),
+        state=spec.engine.to_dict(state),
         created_by=by,
     )
-    _computer_turns(match, state, engine)
-    return match
 
 
 def _append_move(match: Match, seat: int, action: dict, *, by_computer: bool) -> None:
@@ -256,31 +177,56 @@ def _computer_plays(match: Match, seat: int) -> bool:
     return match.is_computer(seat) or bool(match.seats[seat].get("auto"))
 
 
-def _computer_turns(match: Match, state, engine):
-    """Let computer seats act until a person must, or the game ends; save the result."""
-    steps = 0
-    # With nobody left to wait for (AUTO on a practice seat), play one turn per request
-    # rather than the whole game at once.
-    both_computer = _computer_plays(match, 0) and _computer_plays(match, 1)
+def _computer_choice(match: Match, spec: GameSpec, state) -> tuple[int, dict] | None:
+    """The first computer seat with something to do, and what it does; shown only its view."""
+    for seat in (0, 1):
+        if not _computer_plays(match, seat):
+            continue
+        level = match.seats[seat].get("level") or "search"
+        # Seeded from the match so a replay of the log meets the same decisions.
+        seed = (match.seed + 7919 * match.version + seat) % (2**63)
+        action = spec.computer(state, seat, level=level, seed=seed)
+        if action is not None:
+            return seat, action
+    return None
+
+
+def _computer_turns(match: Match) -> Match:
+    """Let computer seats act until a person must, or the game ends; return the match.
+
+    Called with no transaction open, after the person's move has committed: the computer
+    thinks (up to a second) with no row locked, on the state last saved. Its move is then
+    applied like a person's, under the row lock and only if the match's version is still
+    the one it thought about; if someone moved meanwhile, it thinks again on the new state.
+    """
+    if not (_computer_plays(match, 0) or _computer_plays(match, 1)):
+        return match
+    spec = GAMES[match.game]
+    engine = spec.engine
+    state = engine.from_dict(match.state)
     start_turn = state.get("turn") if isinstance(state, dict) else None
-    while not engine.is_terminal(state) and steps < MAX_COMPUTER_STEPS:
+    for _attempt in range(MAX_COMPUTER_STEPS):
+        if engine.is_terminal(state):
+            break
+        # With nobody left to wait for (AUTO on a practice seat), play one turn per request
+        # rather than the whole game at once.
+        both_computer = _computer_plays(match, 0) and _computer_plays(match, 1)
         if both_computer and start_turn is not None and state.get("turn") != start_turn:
             break
-        acted = False
-        for seat in (0, 1):
-            if not _computer_plays(match, seat) or engine.is_terminal(state):
-                continue
-            action = _computer_action(match, state, seat)
-            if action is None:
-                continue
-            state = engine.apply(state, action)
-            _append_move(match, seat, action, by_computer=True)
-            acted = True
-            steps += 1
-        if not acted:
+        chosen = _computer_choice(match, spec, state)
+        if chosen is None:
             break
-    _save_state(match, state, engine)
-    return state
+        seat, action = chosen
+        with transaction.atomic():
+            locked = Match.objects.select_for_update().get(pk=match.pk)
+            if locked.version == match.version:
+                state = engine.apply(state, action)
+                _append_move(locked, seat, action, by_computer=True)
+                _save_state(locked, state, engine)
+            else:
+                state = engine.from_dict(locked.state)
+        match = locked
+    return match
 
 
 def _save_state(match: Match, state, engine) -> None:
@@ -290,13 +236,13 @@ def _save_state(match: Match, state, engine) -> None:
         match.status = Match.Status.FINISHED
         match.result = engine.result(state)
         match.finished_at = match.finished_at or timezone.now()
-    elif _has_started(match, state):
+    elif engine.has_started(state):
         match.status = Match.Status.PLAYING
     match.save()
     if match.session_id:
         if match.status == Match.Status.FINISHED and not was_finished:
             _announce_result(match)
-        message = {"type": "match.updated", "match_id": match.pk, "version": match.version}
+        message = {"type": "board.updated", "board_id": match.pk, "version": match.version}
         session_id = match.session_id
         transaction.on_commit(lambda: broadcast(f"session.{session_id}", message))
 
@@ -313,7 +259,7 @@ def _announce_result(match: Match) -> None:
         "winner_name": None if winner is None else names[winner],
         "loser_name": None if winner is None else names[1 - winner],
         "reason": result.get("reason"),
-        # Actual counts the pieces left, Actics X the life left.
+        # Whichever the game counts: the pieces left (Actual) or the life left (Actics X).
         "pieces_left": None if winner is None else result.get("pieces_left", [0, 0])[winner],
         "life_left": None if winner is None else (result.get("lives") or [0, 0])[winner],
     }
@@ -323,7 +269,10 @@ def _announce_result(match: Match) -> None:
 
 
 def match_move(*, match_id: int, by, action: dict, version: int) -> Match:
-    """Apply one move of the user's own seat; a stale or repeated submit changes nothing."""
+    """Apply one move of the user's own seat; a stale or repeated submit changes nothing.
+
+    The move commits (and is announced) before any computer seat thinks about its answer.
+    """
     if not isinstance(action, dict):
         raise ValidationError(_("That move is not understood."))
     with transaction.atomic():
@@ -339,44 +288,37 @@ def match_move(*, match_id: int, by, action: dict, version: int) -> Match:
         # need not wait for the other seat's news; every other move must be current.
         if match.version != version and action.get("type") != "setup":
             raise StaleMove(_("The board changed before your move arrived; here it is again."))
-        engine = _engine(match)
-        state = engine.from_dict(match.state)
+        spec = GAMES[match.game]
+        state = spec.engine.from_dict(match.state)
         if action.get("type") == "auto":
-            return _set_auto(match, seat, bool(action.get("value")), state, engine)
-        # The seat comes from who is logged in, never from the request.
-        action = {**action, "player": seat}
-        try:
-            state = engine.apply(state, action)
-        except IllegalAction as error:
-            raise ValidationError(_refusal(error)) from None
-        _append_move(match, seat, action, by_computer=False)
-        _computer_turns(match, state, engine)
-    return match
+            _set_auto(match, spec, seat, bool(action.get("value")), state)
+        else:
+            # The seat comes from who is logged in, never from the request.
+            action = {**action, "player": seat}
+            try:
+                state = spec.engine.apply(state, action)
+            except IllegalAction as error:
+                raise ValidationError(translate(error.message)) from None
+            _append_move(match, seat, action, by_computer=False)
+            _save_state(match, state, spec.engine)
+    return _computer_turns(match)
 
 
-def _refusal(error: IllegalAction) -> str:
-    """The engine's reason for refusing a move, in the reader's language."""
-    if error.ja is not None and reader_language() == "ja":
-        return error.ja
-    return gettext(str(error))
-
-
-def _set_auto(match: Match, seat: int, value: bool, state, engine) -> Match:
+def _set_auto(match: Match, spec: GameSpec, seat: int, value: bool, state) -> None:
     """Hand a seat's planning to the computer (AUTO) or take it back; not a game move."""
-    if match.game != Match.Game.ACTICSX:
-        raise ValidationError(_("AUTO is for Actics X."))
+    if not spec.auto_planning:
+        raise ValidationError(_("%(game)s has no AUTO.") % {"game": spec.label})
     seats = [dict(info) for info in match.seats]
     seats[seat]["auto"] = value
     seats[seat].setdefault("level", "search")
     match.seats = seats
     match.version += 1
-    _computer_turns(match, state, engine)
-    return match
+    _save_state(match, state, spec.engine)
 
 
 def match_replay(match: Match):
     """Rebuild a match's state from its seed, options and move log."""
-    engine = _engine(match)
+    engine = GAMES[match.game].engine
     state = engine.initial_state(match.options, match.seed)
     for move in match.moves.order_by("number"):
         state = engine.apply(state, move.action)
@@ -412,62 +354,3 @@ def match_outcome_record(*, match: Match, by, label: str) -> None:
                 "names": names,
             },
         )
-
-
-READY_MADE_DECKS = ("tide_grove", "ember_steel")
-
-
-def resolve_deck(choice: str | None, player) -> str | list[str]:
-    """Turn a seat's deck choice into what the engine takes: a deck name or a card list."""
-    if not choice:
-        return READY_MADE_DECKS[0]
-    if choice in READY_MADE_DECKS:
-        return choice
-    if choice.startswith("deck:") and choice[5:].isdigit():
-        deck = Deck.objects.filter(pk=int(choice[5:])).first()
-        if deck is not None and player is not None and deck.owner_id == player.pk:
-            return list(deck.cards)
-    raise ValidationError(_("That deck is not one this seat's player can bring."))
-
-
-def deck_problems(card_ids: list[str]) -> list[str]:
-    """Return why a deck breaks the deck rules, in the reader's language (empty if legal)."""
-    counts: dict[str, int] = {}
-    for card_id in card_ids:
-        counts[card_id] = counts.get(card_id, 0) + 1
-    problems = []
-    if len(card_ids) != acticsx_cards.DECK_SIZE:
-        problems.append(
-            _("A deck needs exactly %(size)d cards; this one has %(count)d.")
-            % {"size": acticsx_cards.DECK_SIZE, "count": len(card_ids)}
-        )
-    for card_id, count in sorted(counts.items()):
-        if card_id not in acticsx_cards.CARDS:
-            problems.append(_("There is no card %(card)s in the card set.") % {"card": card_id})
-        elif count > acticsx_cards.MAX_COPIES:
-            problems.append(
-                _("At most %(copies)d copies of a card: %(name)s has %(count)d.")
-                % {
-                    "copies": acticsx_cards.MAX_COPIES,
-                    "name": acticsx_cards.CARDS[card_id]["name"][reader_language()],
-                    "count": count,
-                }
-            )
-    # The card module stays the authority on the rules; anything it adds is shown too.
-    if not problems:
-        problems = acticsx_cards.validate_deck(card_ids)
-    return problems
-
-
-def deck_save(*, owner, name: str, card_ids: list[str]) -> Deck:
-    """Save a deck the player built, refused with the reasons if it breaks the rules."""
-    name = (name or "").strip()
-    if not name:
-        raise ValidationError({"name": _("Give the deck a name.")})
-    problems = deck_problems(card_ids)
-    if problems:
-        raise ValidationError(problems)
-    deck, _created = Deck.objects.update_or_create(
-        owner=owner, name=name[:80], defaults={"cards": sorted(card_ids)}
-    )
-    return deck

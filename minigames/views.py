@@ -5,24 +5,23 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db.models import Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
-from sessions_app.models import Character
 from sessions_app.selectors.tables import membership_get
 from sessions_app.views.common import apply_errors, member_session
 
-from . import acticsx_board, services
+from . import services
 from .acticsx import cards as acticsx_cards
-from .board import board_context
+from .acticsx import decks as acticsx_decks
+from .acticsx.presenter import card_info
 from .forms import DeckForm, MatchForm, PracticeForm
+from .messages import reader_language
 from .models import Deck, Match
-
-BOARD = "minigames/actual_board.html"
-ACTICSX_BOARD = "minigames/acticsx_board.html"
+from .registry import GAMES
+from .room import match_characters
 
 
 def _viewable(request, match_id: int) -> Match:
@@ -33,16 +32,6 @@ def _viewable(request, match_id: int) -> Match:
     if match.session_id and membership_get(user=request.user, table_id=match.session.table_id):
         return match
     raise Http404
-
-
-def match_characters(session):
-    return (
-        Character.objects.filter(table=session.table)
-        .filter(Q(sessions=session) | Q(kind=Character.Kind.NPC))
-        .select_related("owner")
-        .distinct()
-        .order_by("kind", "name")
-    )
 
 
 @login_required
@@ -58,14 +47,11 @@ def match_create(request, session_id: int):
                 session=session,
                 by=request.user,
                 seats=[
-                    services.SeatSpec(
-                        form.cleaned_data["seat0"], deck=form.cleaned_data["deck0"] or None
-                    ),
+                    services.SeatSpec(form.cleaned_data["seat0"]),
                     services.SeatSpec(
                         form.cleaned_data["seat1"],
                         computer=form.cleaned_data["computer"],
                         level=form.cleaned_data["level"],
-                        deck=form.cleaned_data["deck1"] or None,
                     ),
                 ],
                 options=form.options(),
@@ -100,59 +86,15 @@ def _board(match, user, params=None, *, refused=None):
 
     `refused` is the form of a move just refused, for a board that can show it again.
     """
-    if match.game == Match.Game.ACTICSX:
-        return acticsx_board.board_context(match, user, refused_plan=refused), ACTICSX_BOARD
-    params = params or {}
-    piece = params.get("piece")
-    return (
-        board_context(
-            match,
-            user,
-            card=params.get("card") or None,
-            piece=int(piece) if piece and piece.isdigit() else None,
-        ),
-        BOARD,
-    )
+    presenter = GAMES[match.game].presenter
+    return presenter.board_context(match, user, params=params, refused=refused), presenter.TEMPLATE
 
 
-def _action_from_post(post) -> dict:
-    kind = post.get("type", "")
-    if kind == "use":
-        action = {"type": "use", "card": post.get("card", "")}
-        if post.get("piece", "").isdigit():
-            action["piece"] = int(post["piece"])
-        if post.get("target_column", "").isdigit() and post.get("target_row", "").isdigit():
-            action["target"] = [int(post["target_column"]), int(post["target_row"])]
-        return action
-    if kind == "discard":
-        return {"type": "discard", "cards": post.getlist("cards")}
-    if kind == "counter":
-        return {"type": "counter", "use": post.get("use") == "1"}
-    if kind == "plan":
-        return {"type": "plan", "plan": acticsx_board.plan_from_post(post)}
-    if kind == "auto":
+def _action_from_post(match, post) -> dict:
+    # AUTO belongs to the match, not to a game's rules: the game's board reads the rest.
+    if post.get("type") == "auto":
         return {"type": "auto", "value": post.get("value") == "1"}
-    if kind == "always_counter":
-        return {"type": "always_counter", "value": post.get("value") == "1"}
-    if kind == "setup":
-        pieces = []
-        for column, life in zip(post.getlist("column"), post.getlist("life"), strict=False):
-            if column == "" and life in ("", "0"):
-                continue
-            try:
-                pieces.append({"column": int(column), "life": int(life)})
-            except ValueError:
-                raise ValidationError(_setup_message()) from None
-        try:
-            deck = {k: int(post.get(k, "") or 0) for k in ("move", "attack", "counter")}
-        except ValueError:
-            raise ValidationError(_setup_message()) from None
-        return {"type": "setup", "deck": deck, "pieces": pieces}
-    return {"type": kind}
-
-
-def _setup_message() -> str:
-    return gettext("Give each piece a column and a life.")
+    return GAMES[match.game].presenter.action_from_post(post)
 
 
 @login_required
@@ -165,14 +107,13 @@ def match_move(request, match_id: int):
         services.match_move(
             match_id=match.pk,
             by=request.user,
-            action=_action_from_post(request.POST),
+            action=_action_from_post(match, request.POST),
             version=version,
         )
     except (ValueError, ValidationError) as error:
         message = " ".join(getattr(error, "messages", [str(error)]))
     match.refresh_from_db()
-    refused_plan = request.POST if message and request.POST.get("type") == "plan" else None
-    context, template = _board(match, request.user, refused=refused_plan)
+    context, template = _board(match, request.user, refused=request.POST if message else None)
     context["board_message"] = message
     if not request.htmx:
         return redirect("match_detail", match_id=match.pk)
@@ -183,19 +124,12 @@ def match_move(request, match_id: int):
 def practice(request):
     form = PracticeForm(request.POST or None, user=request.user)
     if request.method == "POST" and form.is_valid():
-        game = form.cleaned_data["game"]
-        options = (
-            {"diagonal_attack": form.cleaned_data["diagonal_attack"], "turn_limit": 100}
-            if game == Match.Game.ACTUAL
-            else {}
-        )
         try:
             match = services.match_create_practice(
                 by=request.user,
                 level=form.cleaned_data["level"],
-                options=options,
-                game=game,
-                deck=form.cleaned_data["deck"] or None,
+                options=form.options(),
+                game=form.cleaned_data["game"],
             )
         except ValidationError as error:
             apply_errors(form, error)
@@ -238,7 +172,7 @@ def decks(request):
     problems: list[str] = []
     if request.method == "POST" and form.is_valid():
         try:
-            deck = services.deck_save(
+            deck = acticsx_decks.deck_save(
                 owner=request.user,
                 name=form.cleaned_data["name"],
                 card_ids=_deck_cards(request.POST),
@@ -253,8 +187,7 @@ def decks(request):
         for card_id in _deck_cards(request.POST):
             counts[card_id] = counts.get(card_id, 0) + 1
     cards = [
-        {**acticsx_board.card_info(card_id), "count": counts.get(card_id, 0)}
-        for card_id in acticsx_cards.CARDS
+        {**card_info(card_id), "count": counts.get(card_id, 0)} for card_id in acticsx_cards.CARDS
     ]
     return render(
         request,
@@ -267,10 +200,10 @@ def decks(request):
             "decks": Deck.objects.filter(owner=request.user),
             "ready_made": [
                 (
-                    acticsx_cards.DECKS[name]["name"][acticsx_board.lang()],
-                    [acticsx_board.card_info(c) for c in acticsx_cards.deck_list(name)],
+                    acticsx_cards.DECKS[name]["name"][reader_language()],
+                    [card_info(c) for c in acticsx_cards.deck_list(name)],
                 )
-                for name in services.READY_MADE_DECKS
+                for name in acticsx_decks.READY_MADE_DECKS
             ],
         },
         status=400 if problems else 200,
@@ -285,5 +218,5 @@ def deck_check(request):
     return render(
         request,
         "minigames/decks.html#deck-status",
-        {"total": len(cards), "problems": services.deck_problems(cards) if cards else []},
+        {"total": len(cards), "problems": acticsx_decks.deck_problems(cards) if cards else []},
     )

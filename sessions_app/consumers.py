@@ -20,6 +20,7 @@ from sessions_app.selectors.tables import session_for_member
 from sessions_app.selectors.timeline import events_after, present_users, session_last_seq
 from sessions_app.services.timeline import presence_enter, presence_leave, presence_seen
 
+from . import rooms
 from .presenters.stage import stage_context
 from .time_zones import TIME_ZONE_COOKIE, zone_from_cookie
 
@@ -108,9 +109,9 @@ class SessionConsumer(AsyncWebsocketConsumer):
         # announced out of order, and the client must receive them in sequence.
         await self._send_events_after(self.cursor, seq)
 
-    async def match_updated(self, message):
+    async def board_updated(self, message):
         if self.cursor is not None:
-            await self.send(text_data=await self._render_match_update(int(message["match_id"])))
+            await self.send(text_data=await self._render_board_update(int(message["board_id"])))
 
     @contextlib.contextmanager
     def _as_viewer(self):
@@ -120,14 +121,11 @@ class SessionConsumer(AsyncWebsocketConsumer):
             yield
 
     def _all_boards_html(self) -> str:
-        """Every match board of the session, each as this connection's seat (or a spectator)."""
-        from minigames.board import session_boards, session_matches
-
-        self.match_ids = [match.pk for match in session_matches(self.session_id)]
+        """Every board of the session, each as this connection's seat (or a spectator)."""
         with self._as_viewer():
+            self.board_ids, html = rooms.render_all(self.session_id, self.user)
             return render_to_string(
-                f"{ROOM_TEMPLATE}#match-list",
-                {"match_boards": session_boards(self.session_id, self.user), "oob": True},
+                f"{ROOM_TEMPLATE}#match-list", {"match_boards": html, "oob": True}
             )
 
     @database_sync_to_async
@@ -135,18 +133,17 @@ class SessionConsumer(AsyncWebsocketConsumer):
         return self._all_boards_html()
 
     @database_sync_to_async
-    def _render_match_update(self, match_id: int) -> str:
+    def _render_board_update(self, board_id: int) -> str:
         """Replace just the board that changed, so a half-made choice on another survives."""
-        from minigames.board import render_board, session_matches
-
-        matches = session_matches(self.session_id)
-        if [match.pk for match in matches] != getattr(self, "match_ids", None):
+        registered = rooms.boards()
+        shown = list(registered.on_show(self.session_id))
+        if [board.pk for board in shown] != getattr(self, "board_ids", None):
             return self._all_boards_html()
-        changed = next((match for match in matches if match.pk == match_id), None)
+        changed = next((board for board in shown if board.pk == board_id), None)
         if changed is None:
             return ""
         with self._as_viewer():
-            return render_board(changed, self.user)
+            return registered.render(changed, self.user)
 
     async def presence_changed(self, message):
         if self.cursor is not None:

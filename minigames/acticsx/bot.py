@@ -410,6 +410,14 @@ def _advance_plan(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     return {"play": options[0], "actors": entries}
 
 
+def computer_action(
+    state: dict[str, Any], seat: int, *, level: str, seed: int
+) -> dict[str, Any] | None:
+    """The computer's next plan for ``seat`` at a table: "random", or the planner (0.8 s)."""
+    player = RandomBot(seed) if level == "random" else PlannerBot(seed, budget=0.8)
+    return player.choose(engine.player_view(state, seat))
+
+
 def play_match(
     bots: list[Any], options: dict[str, Any] | None = None, seed: int = 0
 ) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from minigames.acticsx import effects
+from minigames.game import register_term
 
 DATA_PATH = Path(__file__).with_name("cards.json")
 DIRECTIONS = ("F", "FR", "R", "BR", "B", "BL", "L", "FL")
@@ -224,3 +225,17 @@ def validate_deck(
 
 # Loaded last: checking the decks uses validate_deck above.
 CARDS, DECKS = load_cards()
+
+
+def card_term(card_id: str) -> dict[str, str]:
+    """Name a card in a message (a term of ``minigames.game``), worded by its own name."""
+    return {"card": card_id}
+
+
+def card_text_term(card_id: str, index: int) -> dict[str, list]:
+    """Quote a card's text in a message, worded by the text as the card prints it."""
+    return {"card_text": [card_id, index]}
+
+
+register_term("card", lambda card_id, language: CARDS[card_id]["name"][language])
+register_term("card_text", lambda ref, language: CARDS[ref[0]]["texts"][ref[1]]["text"][language])

@@ -61,6 +61,14 @@ def decide(bot: Any, state: engine.State, seat: int) -> dict[str, Any] | None:
     return bot.choose(engine.player_view(state, seat), engine.legal_actions(state, seat))
 
 
+def computer_action(
+    state: engine.State, seat: int, *, level: str, seed: int
+) -> dict[str, Any] | None:
+    """The computer's next action for ``seat`` at a table: "random", or a search (0.4 s)."""
+    player = RandomBot(seed) if level == "random" else SearchBot(seed, time_budget=0.4)
+    return decide(player, state, seat)
+
+
 class RandomBot:
     """Choose uniformly among the legal game actions."""
 

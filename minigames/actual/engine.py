@@ -60,7 +60,8 @@ Views (``player_view(state, seat or None)``, JSON types only)
     and face-down discards by kind (never in order), own setup and "always counter";
     "pending": the Counter question, whose "prompt" is "you_may_counter" for the defender
     and "waiting_for_defender" for everyone else; "log": the last moves in public form
-    (kinds, pieces and squares, never card ids); "result" once the game is over. A pending
+    (kinds, pieces and squares, never card ids), each with its "text", a message of
+    ``minigames.game`` (``narration``); "result" once the game is over. A pending
     question does tell the attacker that the defender holds its Counter.
 
 Match options (``initial_state(options, seed)``)
@@ -74,7 +75,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from minigames.game import IllegalAction, InvalidState
+from minigames.game import IllegalAction, InvalidState, Message, message, message_plural
 
 GAME = "actual"
 VERSION = 1
@@ -212,10 +213,7 @@ def validate_setup(deck: Any, pieces: Any) -> tuple[dict[str, int], list[dict[st
         raise IllegalAction("Give the deck as card counts.")
     for kind in deck:
         if kind not in KINDS:
-            # Built with the value it refuses, so no message id can hold it: both languages here.
-            raise IllegalAction(
-                f"Unknown card kind: {kind}.", ja=f"不明なカードの種類です: {kind}。"
-            )
+            raise IllegalAction("Unknown card kind: %(kind)s.", kind=kind)
     counts = {kind: deck.get(kind, 0) for kind in KINDS}
     if not all(_is_int(n) and n >= 0 for n in counts.values()):
         raise IllegalAction("Card counts must be whole numbers of at least 0.")
@@ -265,7 +263,7 @@ def _normalise_options(options: Any) -> tuple[dict[str, Any], list[bool]]:
         raise IllegalAction("Match options must be a mapping.")
     for key in options:
         if key not in (*OPTION_KEYS, "always_counter"):
-            raise IllegalAction(f"Unknown match option: {key}.")
+            raise IllegalAction("Unknown match option: %(option)s.", option=key)
     diagonal = options.get("diagonal_attack", False)
     if not isinstance(diagonal, bool):
         raise IllegalAction("diagonal_attack must be true or false.")
@@ -697,6 +695,11 @@ def legal_actions(state: State, player: int) -> list[dict[str, Any]]:
 # --- outcome ---------------------------------------------------------------------------
 
 
+def has_started(state: State) -> bool:
+    """Tell whether play is under way (both seats have prepared in secret)."""
+    return state.phase != SETUP
+
+
 def is_terminal(state: State) -> bool:
     """Tell whether the game is over."""
     return state.phase == OVER
@@ -740,6 +743,43 @@ def _kind_counts(s: State, seat: int, cards: list[str]) -> dict[str, int]:
 def _copy_entry(entry: dict[str, Any]) -> dict[str, Any]:
     # Entries are shared between states; callers get copies they may change freely.
     return {k: list(v) if isinstance(v, list) else v for k, v in entry.items()}
+
+
+def narration(entry: dict[str, Any]) -> Message:
+    """Word one log entry as a message; ``{"seat": n}`` stands for that seat's name."""
+    kind = entry["type"]
+    name = {"seat": entry.get("player")}
+    if kind == "use":
+        if entry["kind"] == MOVE:
+            return message("%(name)s moved a piece.", name=name)
+        if entry["kind"] == ATTACK:
+            return message("%(name)s attacked.", name=name)
+        return message("%(name)s used a Counter on their own turn.", name=name)
+    if kind == "counter":
+        if entry["used"]:
+            return message("%(name)s revealed a Counter: the attacker is hit instead.", name=name)
+        return message("%(name)s took the hit.", name=name)
+    if kind == "damage":
+        if entry["removed"]:
+            return message("A piece was removed.")
+        return message("A piece was hit (life %(life)s).", life=entry["life"])
+    if kind == "discard":
+        return message_plural(
+            "%(name)s discarded %(count)s card face down.",
+            "%(name)s discarded %(count)s cards face down.",
+            entry["count"],
+            name=name,
+            count=entry["count"],
+        )
+    if kind == "end_turn":
+        return message("%(name)s ended the turn.", name=name)
+    if kind == "resign":
+        return message("%(name)s resigned.", name=name)
+    if kind == "ready":
+        return message("%(name)s is ready.", name=name)
+    if kind == "start":
+        return message("The game starts.")
+    return message("The game is over.")
 
 
 def player_view(state: State, player: int | None) -> dict[str, Any]:
@@ -812,7 +852,7 @@ def player_view(state: State, player: int | None) -> dict[str, Any]:
         "players": players,
         "you": you,
         "pending": pending,
-        "log": [_copy_entry(e) for e in s.log or ()],
+        "log": [{**_copy_entry(e), "text": narration(e)} for e in s.log or ()],
         "result": result(s),
     }
 

@@ -17,9 +17,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from minigames.board import session_boards
-from minigames.forms import MatchForm
-from minigames.views import match_characters
 from sessions_app.selectors.checks import pending_checks_for
 from sessions_app.selectors.scenes import (
     handouts_for,
@@ -42,7 +39,7 @@ from sessions_app.services.checks import (
     gm_roll,
 )
 
-from .. import srs
+from .. import rooms, srs
 from ..forms import (
     ChatForm,
     CheckRequestForm,
@@ -119,8 +116,8 @@ def room_context(request, session, membership, *, full: bool = True, **overrides
         )
         context.update(
             {
-                "match_boards": session_boards(session.pk, request.user, request=request),
-                "match_form": MatchForm(characters=match_characters(session), user=request.user),
+                "match_boards": rooms.render_all(session.pk, request.user, request=request)[1],
+                **rooms.boards().page_context(request, session),
                 "events": events,
                 "has_earlier": has_earlier,
                 "present": present_users(session_id=session.pk),

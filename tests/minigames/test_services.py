@@ -1,15 +1,19 @@
 """Matches: creation rights, versioned moves, the computer's answers, replay, results."""
 
+import dataclasses
 import json
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import connection
 from django.utils import translation
 
 from minigames import services
+from minigames.acticsx import decks
 from minigames.acticsx import engine as acticsx_engine
 from minigames.actual import engine
 from minigames.models import Match, MatchMove
+from minigames.registry import GAMES
 from minigames.services import SeatSpec
 from sessions_app.models import TimelineEvent
 from tests.factories import CharacterFactory, MembershipFactory, UserFactory
@@ -231,6 +235,71 @@ def test_match_against_computer_answers_moves(session, player, pc, npc):
     assert MatchMove.objects.filter(match=match, by_computer=True).count() >= 2
 
 
+def _watch_the_computer(monkeypatch, game, watch):
+    """Call ``watch(state, seat)`` each time the computer is asked to think, then let it."""
+    spec = GAMES[game]
+
+    def thinking(state, seat, **kwargs):
+        watch(state, seat)
+        return spec.computer(state, seat, **kwargs)
+
+    monkeypatch.setitem(GAMES, game, dataclasses.replace(spec, computer=thinking))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_computer_thinks_after_the_persons_move_has_committed(
+    monkeypatch, session, player, pc, npc
+):
+    match = services.match_create(
+        session=session,
+        by=player,
+        seats=[SeatSpec(pc), SeatSpec(npc, computer=True, level="random")],
+        seed=3,
+        options={"first_player": 1},
+    )
+    seen = []
+
+    def watch(state, seat):
+        committed = MatchMove.objects.filter(match=match, by_computer=False).count()
+        seen.append((connection.in_atomic_block, committed))
+
+    _watch_the_computer(monkeypatch, "actual", watch)
+
+    services.match_move(match_id=match.pk, by=player, action=SETUP_A, version=match.version)
+
+    # No transaction is open (so no row is locked) while it thinks, and the person's setup
+    # is already in the database.
+    assert seen and set(seen) == {(False, 1)}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_computer_move_thought_on_a_stale_board_is_dropped(monkeypatch, session, player, pc, npc):
+    match = services.match_create(
+        session=session,
+        by=player,
+        seats=[SeatSpec(pc), SeatSpec(npc, computer=True, level="random")],
+        seed=3,
+        options={"first_player": 1},
+    )
+
+    def watch(state, seat):
+        # While the computer thinks, the person resigns from another request.
+        current = Match.objects.get(pk=match.pk)
+        if current.status != Match.Status.FINISHED:
+            services.match_move(
+                match_id=match.pk, by=player, action={"type": "resign"}, version=current.version
+            )
+
+    _watch_the_computer(monkeypatch, "actual", watch)
+
+    services.match_move(match_id=match.pk, by=player, action=SETUP_A, version=match.version)
+
+    match.refresh_from_db()
+    assert (match.status, match.result["reason"]) == ("finished", "resign")
+    assert MatchMove.objects.filter(match=match).last().action["type"] == "resign"
+    assert not MatchMove.objects.filter(match=match, by_computer=True, number__gt=2).exists()
+
+
 def test_match_replay_reproduces_state(session, player, second_player, pc, npc):
     match = services.match_create(
         session=session,
@@ -366,7 +435,7 @@ def _legal_deck():
 
 
 def test_deck_save_legal_deck(player):
-    deck = services.deck_save(owner=player, name="My tide", card_ids=_legal_deck())
+    deck = decks.deck_save(owner=player, name="My tide", card_ids=_legal_deck())
 
     assert len(deck.cards) == 20
 
@@ -375,7 +444,7 @@ def test_deck_save_refuses_with_reasons(player):
     cards = _legal_deck()[:19] + ["no_such_card"]
 
     with pytest.raises(ValidationError) as refused:
-        services.deck_save(owner=player, name="Broken", card_ids=cards)
+        decks.deck_save(owner=player, name="Broken", card_ids=cards)
 
     assert "no_such_card" in " ".join(refused.value.messages)
 
@@ -385,11 +454,11 @@ def test_deck_save_refuses_third_copy(player):
     cards = cards[:17] + [cards[0]] * 3
 
     with pytest.raises(ValidationError, match="At most 2 copies"):
-        services.deck_save(owner=player, name="Greedy", card_ids=cards)
+        decks.deck_save(owner=player, name="Greedy", card_ids=cards)
 
 
 def test_match_uses_the_players_saved_deck(session, player, pc, npc):
-    deck = services.deck_save(owner=player, name="Mine", card_ids=_legal_deck())
+    deck = decks.deck_save(owner=player, name="Mine", card_ids=_legal_deck())
 
     match = services.match_create(
         session=session,
@@ -406,7 +475,7 @@ def test_match_uses_the_players_saved_deck(session, player, pc, npc):
 
 
 def test_match_refuses_someone_elses_deck(session, gm, player, pc, npc):
-    deck = services.deck_save(owner=gm, name="GM's", card_ids=_legal_deck())
+    deck = decks.deck_save(owner=gm, name="GM's", card_ids=_legal_deck())
 
     with pytest.raises(ValidationError, match="not one this seat"):
         services.match_create(

@@ -120,6 +120,49 @@ def test_match_create_from_room(session, player):
     assert Match.objects.get().seat1_user is None
 
 
+def test_match_create_from_room_for_actics_x_with_the_seats_decks(session, player):
+    from minigames.acticsx import cards as card_data
+    from minigames.acticsx import engine as acticsx_engine
+
+    aki = CharacterFactory(table=session.table, owner=player, name="Aki")
+    npc = CharacterFactory(
+        table=session.table, owner=session.table.gm, kind="npc", name="Innkeeper"
+    )
+    session.characters.add(aki)
+
+    response = _client(player).post(
+        reverse("match_create", args=[session.pk]),
+        {
+            "game": "acticsx",
+            "seat0": aki.pk,
+            "seat1": npc.pk,
+            "computer": "on",
+            "level": "random",
+            "first_player": "random",
+            "deck0": "ember_steel",
+            "deck1": "tide_grove",
+        },
+        **HTMX,
+    )
+
+    assert b"The match is set up" in response.content
+    match = Match.objects.get()
+    view = acticsx_engine.player_view(acticsx_engine.from_dict(match.state), 0)
+    assert (match.game, view["players"][0]["deck_list"]) == (
+        "acticsx",
+        card_data.deck_list("ember_steel"),
+    )
+    assert view["players"][1]["deck_name"] == "tide_grove"
+
+
+def test_room_form_offers_every_games_options(session, player):
+    response = _client(player).get(reverse("session_room", args=[session.pk]))
+
+    content = response.content.decode()
+    for field in ("match_game", "match_diagonal_attack", "match_turn_limit", "match_deck0"):
+        assert f'id="{field}"' in content
+
+
 def test_practice_creates_match_against_computer(player):
     response = _client(player).post(reverse("practice"), {"level": "random"})
 
@@ -174,13 +217,13 @@ def test_deck_builder_refuses_short_deck(player):
 
 
 def test_a_refused_actics_x_plan_comes_back_with_the_player_s_choices(session, player):
-    from minigames import acticsx_board
+    from minigames.acticsx import presenter
 
     aki, ren = _two_players(session, player)
     match = services.match_create(
         session=session, by=player, seats=[SeatSpec(aki), SeatSpec(ren)], game="acticsx", seed=9
     )
-    board = acticsx_board.board_context(match, player)
+    board = presenter.board_context(match, player)
     card = next(card for card in board["hand"] if card["squares"])
     square = card["squares"][-1]
     plan = {
@@ -203,3 +246,23 @@ def test_a_refused_actics_x_plan_comes_back_with_the_player_s_choices(session, p
     assert (
         " selected>" not in fresh.content.decode().split('class="plan-form')[1].split("</form>")[0]
     )
+
+
+def test_actics_x_steps_saved_with_both_languages_still_show(session, player):
+    aki, ren = _two_players(session, player)
+    match = services.match_create(
+        session=session, by=player, seats=[SeatSpec(aki), SeatSpec(ren)], game="acticsx", seed=9
+    )
+    # A match saved before narration became messages holds each step's text in both languages.
+    text = {"en": "Turn 1: the action phase begins.", "ja": "ターン1：行動フェーズ開始。"}
+    match.state = {
+        **match.state,
+        "last_resolution": {"turn": 1, "steps": [{"kind": "phase", "text": text}]},
+    }
+    match.save()
+    client = _client(player)
+    client.cookies["django_language"] = "ja"
+
+    response = client.get(reverse("match_detail", args=[match.pk]), **HTMX)
+
+    assert "ターン1：行動フェーズ開始。" in response.content.decode()

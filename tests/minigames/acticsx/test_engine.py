@@ -9,9 +9,11 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from django.utils import translation
 
 from minigames.acticsx import cards, engine
-from minigames.game import IllegalAction
+from minigames.game import IllegalAction, render
+from minigames.messages import translate
 
 _FILL = sorted(cards.CARDS)
 
@@ -96,18 +98,24 @@ def steps(state, kind=None):
 
 
 def texts(state):
-    return [s["text"]["en"] for s in steps(state)]
+    return [render(s["text"]) for s in steps(state)]
+
+
+def in_japanese(msg):
+    """A message as the presenter words it for a Japanese table."""
+    with translation.override("ja"):
+        return translate(msg)
 
 
 def refused(state, player, the_plan):
-    """The English reason; every refusal also carries its own Japanese for a Japanese table."""
+    """The English reason; every refusal is also worded in Japanese for a Japanese table."""
     return refused_in_both(state, player, the_plan)[0]
 
 
 def refused_in_both(state, player, the_plan):
     with pytest.raises(IllegalAction) as info:
         engine.apply(state, {"type": "plan", "player": player, "plan": the_plan})
-    japanese = info.value.ja
+    japanese = in_japanese(info.value.message)
     assert japanese and any("\u3040" <= ch <= "\u30ff" for ch in japanese), japanese
     return str(info.value), japanese
 
@@ -580,7 +588,7 @@ def test_battle_step_describes_powers_and_doubling():
 def test_battle_step_has_japanese_text():
     state = build(actors=[(1, "flame_wolf", "B3"), (0, "moss_golem", "A6")])
     after = run(state, plan(), plan(move("B3", "F", 2)))
-    assert steps(after, "battle")[0]["text"]["ja"] == (
+    assert in_japanese(steps(after, "battle")[0]["text"]) == (
         "A6でBの炎の狼（パワー4、火対木：8）がAの苔のゴーレム（パワー4、特性+2：6）に勝利。"
     )
 

@@ -3,9 +3,11 @@
 import json
 
 import pytest
+from django.utils import translation
 
 from minigames.actual import engine as E
 from minigames.game import IllegalAction, InvalidState
+from minigames.messages import translate
 
 
 def setup_action(player, lives=(3, 2), columns=None, deck=None):
@@ -111,7 +113,8 @@ def test_validate_setup_refuses_unknown_card_kind():
     with pytest.raises(IllegalAction, match="Unknown card kind: jump") as refused:
         E.validate_setup({"move": 10, "jump": 10}, [{"column": 2, "life": 5}])
 
-    assert refused.value.ja == "不明なカードの種類です: jump。"
+    with translation.override("ja"):
+        assert translate(refused.value.message) == "不明なカードの種類です: jump。"
 
 
 def test_validate_setup_refuses_lives_not_summing_to_five():

@@ -1,27 +1,24 @@
-"""What the Actics X board shows one viewer, built from that seat's player view only."""
+"""What the Actics X board shows one viewer, built from that seat's player view only, and
+the plan its form sends."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.template.loader import render_to_string
-from django.utils.translation import get_language
+from minigames.messages import reader_language, translate
+from minigames.models import Match
 
-from .acticsx import cards as card_data
-from .acticsx import engine
-from .models import Match
+from . import cards as card_data
+from . import engine
 
+TEMPLATE = "minigames/acticsx_board.html"
 DIRECTION_GRID = [["FL", "F", "FR"], ["L", None, "R"], ["BL", "B", "BR"]]
-
-
-def lang() -> str:
-    return "ja" if (get_language() or "").startswith("ja") else "en"
 
 
 def card_info(card_id: str) -> dict[str, Any]:
     """A card's face in the current language: name, stats, range diagram and texts."""
     card = card_data.CARDS[card_id]
-    language = lang()
+    language = reader_language()
     reach = card.get("range") or {}
     return {
         "id": card_id,
@@ -70,16 +67,25 @@ def _actor_choices(actor: dict, language: str) -> list[tuple[str, str]]:
     return choices
 
 
-def board_context(match: Match, user, *, refused_plan=None) -> dict[str, Any]:
+def _step_text(text: dict[str, Any], language: str) -> str:
+    # Matches saved before narration became messages hold both languages' text.
+    if "msg" not in text:
+        return text[language]
+    return translate(text)
+
+
+def board_context(match: Match, user, *, params=None, refused=None) -> dict[str, Any]:
     """Return one viewer's Actics X board: never more than their view holds.
 
-    `refused_plan` is the planning form the engine just refused: its choices are shown
-    again, so that the player mends the plan instead of making it over.
+    ``refused`` is the planning form the engine just refused: its choices are shown again,
+    so that the player mends the plan instead of making it over. A plan is chosen in one
+    form, so ``params`` select nothing.
     """
+    refused_plan = refused if refused is not None and refused.get("type") == "plan" else None
     seat = match.seat_of(user)
     state = engine.from_dict(match.state)
     view = engine.player_view(state, seat)
-    language = lang()
+    language = reader_language()
     perspective = seat if seat is not None else 0
     squares = {(sq["x"], sq["y"]): sq for sq in view["board"]}
     ys = range(engine.ROWS - 1, -1, -1) if perspective == 0 else range(engine.ROWS)
@@ -144,7 +150,7 @@ def board_context(match: Match, user, *, refused_plan=None) -> dict[str, Any]:
         "auto": auto,
         "own_actors": own_actors,
         "steps": [
-            {"text": step["text"][language], "square": step.get("square", "")}
+            {"text": _step_text(step["text"], language), "square": step.get("square", "")}
             for step in resolution.get("steps", [])
         ],
         "resolution_turn": resolution.get("turn"),
@@ -159,10 +165,12 @@ def board_context(match: Match, user, *, refused_plan=None) -> dict[str, Any]:
     }
 
 
-def render_board(match: Match, user, *, request=None) -> str:
-    return render_to_string(
-        "minigames/acticsx_board.html", board_context(match, user), request=request
-    )
+def action_from_post(post) -> dict[str, Any]:
+    """Read a move from the board's forms: a plan, or a move without choices (resign)."""
+    kind = post.get("type", "")
+    if kind == "plan":
+        return {"type": "plan", "plan": plan_from_post(post)}
+    return {"type": kind}
 
 
 def plan_from_post(post) -> dict[str, Any]:

@@ -1,14 +1,19 @@
-"""What the Actual board shows one viewer: built from that seat's player view only."""
+"""What the Actual board shows one viewer, built from that seat's player view only, and the
+moves its forms send."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.template.loader import render_to_string
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext
 
-from .actual import engine
-from .models import Match
+from minigames.messages import translate
+from minigames.models import Match
 
+from . import engine
+
+TEMPLATE = "minigames/actual_board.html"
 COLUMN_NAMES = "abcde"
 
 
@@ -16,10 +21,16 @@ def square_name(column: int, row: int) -> str:
     return f"{COLUMN_NAMES[column]}{row + 1}"
 
 
-def board_context(
-    match: Match, user, *, card: str | None = None, piece: int | None = None
-) -> dict[str, Any]:
-    """Return the template context of one viewer's board: never more than their view holds."""
+def board_context(match: Match, user, *, params=None, refused=None) -> dict[str, Any]:
+    """Return the template context of one viewer's board: never more than their view holds.
+
+    ``params`` may hold the card (``card``) and the piece (``piece``) the viewer is choosing
+    a move with; a refused move (``refused``) is not shown again: a move is one click.
+    """
+    params = params or {}
+    card = params.get("card") or None
+    piece = params.get("piece")
+    piece = int(piece) if isinstance(piece, str) and piece.isdigit() else None
     seat = match.seat_of(user)
     state = engine.from_dict(match.state)
     view = engine.player_view(state, seat)
@@ -70,12 +81,15 @@ def board_context(
         grid.append(cells)
     players = view["players"]
     opponent = 1 - perspective
+    names = [s.get("name", "?") for s in match.seats]
+    # The log names a seat; the match knows who sits there.
+    seat_names = {"seat": lambda seat, _language: names[seat]}
     return {
         "match": match,
         "view": view,
         "seat": seat,
         "perspective": perspective,
-        "names": [s.get("name", "?") for s in match.seats],
+        "names": names,
         "me": players[perspective],
         "opponent": players[opponent],
         "my_name": match.seats[perspective].get("name"),
@@ -96,38 +110,42 @@ def board_context(
         "suggested": engine.suggested_deck(),
         "setup_rows": range(engine.MAX_PIECES),
         "column_names": COLUMN_NAMES,
-        "log": list(reversed(view["log"][-8:])),
+        "log": [translate(entry["text"], terms=seat_names) for entry in reversed(view["log"][-8:])],
     }
 
 
-def render_board(match: Match, user, *, request=None, **selection) -> str:
-    """Render one viewer's board (a seat's, or a spectator's) as HTML."""
-    if match.game == Match.Game.ACTICSX:
-        from . import acticsx_board
-
-        return acticsx_board.render_board(match, user, request=request)
-    return render_to_string(
-        "minigames/actual_board.html", board_context(match, user, **selection), request=request
-    )
-
-
-def session_matches(session_id: int) -> list[Match]:
-    """The session's matches still being played, plus the latest finished one."""
-    matches = list(
-        Match.objects.filter(session_id=session_id)
-        .exclude(status=Match.Status.FINISHED)
-        .order_by("created_at")
-    )
-    finished = (
-        Match.objects.filter(session_id=session_id, status=Match.Status.FINISHED)
-        .order_by("-finished_at")
-        .first()
-    )
-    if finished is not None:
-        matches.append(finished)
-    return matches
+def action_from_post(post) -> dict[str, Any]:
+    """Read a move from the board's forms (the seat is added by the service, not read)."""
+    kind = post.get("type", "")
+    if kind == "use":
+        action = {"type": "use", "card": post.get("card", "")}
+        if post.get("piece", "").isdigit():
+            action["piece"] = int(post["piece"])
+        if post.get("target_column", "").isdigit() and post.get("target_row", "").isdigit():
+            action["target"] = [int(post["target_column"]), int(post["target_row"])]
+        return action
+    if kind == "discard":
+        return {"type": "discard", "cards": post.getlist("cards")}
+    if kind == "counter":
+        return {"type": "counter", "use": post.get("use") == "1"}
+    if kind == "always_counter":
+        return {"type": "always_counter", "value": post.get("value") == "1"}
+    if kind == "setup":
+        return _setup_from_post(post)
+    return {"type": kind}
 
 
-def session_boards(session_id: int, user, *, request=None) -> list[str]:
-    """One viewer's boards of the session's current matches."""
-    return [render_board(match, user, request=request) for match in session_matches(session_id)]
+def _setup_from_post(post) -> dict[str, Any]:
+    pieces = []
+    for column, life in zip(post.getlist("column"), post.getlist("life"), strict=False):
+        if column == "" and life in ("", "0"):
+            continue
+        try:
+            pieces.append({"column": int(column), "life": int(life)})
+        except ValueError:
+            raise ValidationError(gettext("Give each piece a column and a life.")) from None
+    try:
+        deck = {k: int(post.get(k, "") or 0) for k in ("move", "attack", "counter")}
+    except ValueError:
+        raise ValidationError(gettext("Give each piece a column and a life.")) from None
+    return {"type": "setup", "deck": deck, "pieces": pieces}

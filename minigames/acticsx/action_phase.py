@@ -1,0 +1,254 @@
+"""Actics X: the action phase, once both plans are in.
+
+Step 1 rests the actors that wait; step 2 reveals the EX counters; step 3 deploys actors and
+plays EX normal cards base square by base square; step 4 runs the actors' plans in action
+order, both sides' same number together (fast actions, then moves, then slow actions).
+The turn then ends, or the match does.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from minigames.acticsx.cards import card_term, card_text_term
+from minigames.acticsx.movement import run_moves
+from minigames.acticsx.state import BASE_NUMBERS, INFO, ORDER, XY, side_label, square_number
+from minigames.acticsx.table import Table
+from minigames.game import message
+
+
+def resolve(state: dict[str, Any], *, narrate: bool = True) -> None:
+    """Run the action phase of the turn in place, both plans being in the state."""
+    table = Table(state, narrate=narrate)
+    turn = state["turn"]
+    plans = [seat["plan"] for seat in state["players"]]
+    table.say("phase", message("Turn %(turn)d: the action phase begins.", turn=turn))
+    # Cards played this turn leave the hand now, before any draw could discard them at random.
+    for seat, plan in zip(state["players"], plans, strict=True):
+        for play in plan["play"]:
+            seat["hand"].remove(play["card"])
+    # Step 1: actors planned to wait (or given no plan) rest.
+    acting: list[list[tuple[dict, dict]]] = [[], []]
+    for player in (0, 1):
+        planned = {e["square"]: e for e in plans[player]["actors"]}
+        order = {e["square"]: i for i, e in enumerate(plans[player]["actors"])}
+        for actor in sorted(table.actors_of(player), key=lambda a: ORDER[a["square"]]):
+            entry = planned.get(actor["square"])
+            if entry is None or entry["do"] == "wait":
+                actor["rest"] = True
+                table.say(
+                    "rest",
+                    message(
+                        "%(actor)s on %(square)s waits and rests.",
+                        actor=table.who(actor),
+                        square=actor["square"],
+                    ),
+                    uid=actor["uid"],
+                    square=actor["square"],
+                )
+            else:
+                acting[player].append((actor, entry))
+        acting[player].sort(key=lambda pair: order[pair[0]["square"]])
+    # Step 2: EX counters are revealed together; reveal texts read the same board.
+    answers = []
+    for player in (0, 1):
+        for play in plans[player]["play"]:
+            info = INFO[play["card"]]
+            if info.ex_kind != "counter":
+                continue
+            xy = XY[play["square"]]
+            counter = {"owner": player, "card": play["card"], "xy": xy, "used": False}
+            table.counters.append(counter)
+            eff, params, index = info.counter
+            table.say(
+                "reveal",
+                message(
+                    "%(side)s reveals %(card)s on %(square)s: %(text)s",
+                    side=side_label(player),
+                    card=card_term(play["card"]),
+                    square=play["square"],
+                    text=card_text_term(play["card"], index),
+                ),
+                player=player,
+                card=play["card"],
+                square=play["square"],
+            )
+            if eff.run is not None:
+                src = {"owner": player, "xy": xy, "card": play["card"], "uid": None}
+                answers.append(eff.run(table, src, params))
+    for ops in answers:
+        table.apply_ops(ops)
+    # Step 3: deployments and EX normal cards, base square 9 → 12, both sides' number together.
+    for number in BASE_NUMBERS:
+        placed = []
+        for player in (0, 1):
+            for play in plans[player]["play"]:
+                info = INFO[play["card"]]
+                if info.ex_kind == "counter" or square_number(play["square"]) != number:
+                    continue
+                xy = XY[play["square"]]
+                if info.kind == "actor":
+                    actor = {
+                        "uid": state["next_uid"],
+                        "owner": player,
+                        "card": play["card"],
+                        "square": play["square"],
+                        "awake": False,
+                        # Deployed this turn: at Rest until the next (digest decision).
+                        "rest": True,
+                        "buff": 0,
+                    }
+                    state["next_uid"] += 1
+                    state["actors"].append(actor)
+                    table.place(actor, xy)
+                    table.say(
+                        "deploy",
+                        message(
+                            "%(side)s deploys %(card)s on %(square)s.",
+                            side=side_label(player),
+                            card=card_term(play["card"]),
+                            square=play["square"],
+                        ),
+                        player=player,
+                        card=play["card"],
+                        square=play["square"],
+                        uid=actor["uid"],
+                    )
+                    placed.append((player, xy, play["card"], actor["uid"], info.deploy))
+                else:
+                    table.say(
+                        "ex",
+                        message(
+                            "%(side)s plays %(card)s on %(square)s.",
+                            side=side_label(player),
+                            card=card_term(play["card"]),
+                            square=play["square"],
+                        ),
+                        player=player,
+                        card=play["card"],
+                        square=play["square"],
+                    )
+                    placed.append((player, xy, play["card"], None, info.normal))
+        answers = []
+        for player, xy, cid, uid, texts in placed:
+            for eff, params, index in texts:
+                if uid is not None:
+                    table.say(
+                        "deploy_text",
+                        message(
+                            "%(actor)s's deploy text: %(text)s",
+                            actor=table.who(table.find(uid)),
+                            text=card_text_term(cid, index),
+                        ),
+                        uid=uid,
+                    )
+                src = {"owner": player, "xy": xy, "card": cid, "uid": uid}
+                answers.append(eff.run(table, src, params))
+        for ops in answers:
+            table.apply_ops(ops)
+        for player, _xy, cid, uid, _texts in placed:
+            if uid is None:
+                state["players"][player]["discard"].append(cid)
+    # Step 4: actors by action order, the same number on both sides together.
+    for index in range(max(len(acting[0]), len(acting[1]))):
+        pair = [acting[p][index] for p in (0, 1) if index < len(acting[p])]
+        _run_pair(table, pair)
+        if table.lost():
+            break
+    # Counters are discarded when the turn ends (digest decision).
+    for counter in table.counters:
+        state["players"][counter["owner"]]["discard"].append(counter["card"])
+    for seat in state["players"]:
+        seat["plan"] = None
+    if table.lost():
+        lives = [p["life"] for p in state["players"]]
+        if lives[0] <= 0 and lives[1] <= 0:
+            finish(table, None, "both_zero")
+        else:
+            finish(table, 0 if lives[1] <= 0 else 1, "life")
+    else:
+        _end_turn(table)
+    table.close()
+    state["last_resolution"] = {"turn": turn, "steps": table.steps or []}
+
+
+def _run_pair(table: Table, pair: list[tuple[dict, dict]]) -> None:
+    """One action number: speed-2 actions, then moves, then speed-1 actions."""
+
+    def ready(actor: dict, entry: dict, do: str, speed: int | None = None) -> bool:
+        if not table.alive(actor) or actor["uid"] in table.cancelled or entry["do"] != do:
+            return False
+        return speed is None or INFO[actor["card"]].actions[entry["text"]][2] == speed
+
+    fast = [(a, e) for a, e in pair if ready(a, e, "action", 2)]
+    if fast:
+        _run_actions(table, fast)
+    moves = [(a, e) for a, e in pair if ready(a, e, "move")]
+    if moves and not table.lost():
+        run_moves(table, moves)
+    slow = [(a, e) for a, e in pair if ready(a, e, "action", 1)]
+    if slow and not table.lost():
+        _run_actions(table, slow)
+    for actor, _entry in pair:
+        actor["rest"] = True
+
+
+def finish(table: Table, winner: int | None, reason: str) -> None:
+    state = table.s
+    state["phase"] = "over"
+    state["result"] = {
+        "winner": winner,
+        "reason": reason,
+        "lives": [p["life"] for p in state["players"]],
+    }
+    for seat in state["players"]:
+        seat["plan"] = None
+    if winner is None:
+        text = message("The match is a draw.")
+    else:
+        text = message("%(side)s wins.", side=side_label(winner))
+    table.say("result", text, winner=winner, reason=reason)
+
+
+def _end_turn(table: Table) -> None:
+    state = table.s
+    for actor in state["actors"]:
+        actor["buff"] = 0
+        actor["rest"] = False
+    if state["turn"] >= state["options"]["turn_limit"]:
+        lives = [p["life"] for p in state["players"]]
+        winner = None if lives[0] == lives[1] else (0 if lives[0] > lives[1] else 1)
+        finish(table, winner, "turn_limit")
+        return
+    state["turn"] += 1
+    turn = state["turn"]
+    table.say("turn", message("Turn %(turn)d: planning phase.", turn=turn), turn=turn)
+    for player in (0, 1):
+        table.draw(player, 1)
+
+
+def _run_actions(table: Table, entries: list[tuple[dict, dict]]) -> None:
+    """Run actions of the same speed together: all read the board before any applies."""
+    answers = []
+    for actor, entry in entries:
+        eff, params, _speed, index = INFO[actor["card"]].actions[entry["text"]]
+        table.say(
+            "action",
+            message(
+                "%(actor)s on %(square)s acts: %(text)s",
+                actor=table.who(actor),
+                square=actor["square"],
+                text=card_text_term(actor["card"], index),
+            ),
+            uid=actor["uid"],
+            square=actor["square"],
+        )
+        src = {
+            "owner": actor["owner"],
+            "xy": table.xys[actor["uid"]],
+            "card": actor["card"],
+            "uid": actor["uid"],
+        }
+        answers.append(eff.run(table, src, params))
+    for ops in answers:
+        table.apply_ops(ops)

@@ -1,0 +1,66 @@
+"""The session room's board list: the session's matches, each rendered for one viewer.
+
+Registered with ``sessions_app.rooms`` when the app is ready, so the room shows matches
+without importing this app.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Q
+from django.template.loader import render_to_string
+
+from sessions_app.models import Character
+from sessions_app.rooms import Boards
+
+from .forms import MatchForm
+from .models import Match
+from .registry import GAMES
+
+
+def match_characters(session):
+    """The characters who may sit down to a match: the session's PCs and the table's NPCs."""
+    return (
+        Character.objects.filter(table=session.table)
+        .filter(Q(sessions=session) | Q(kind=Character.Kind.NPC))
+        .select_related("owner")
+        .distinct()
+        .order_by("kind", "name")
+    )
+
+
+def session_matches(session_id: int) -> list[Match]:
+    """The session's matches still being played, plus the latest finished one."""
+    matches = list(
+        Match.objects.filter(session_id=session_id)
+        .exclude(status=Match.Status.FINISHED)
+        .order_by("created_at")
+    )
+    finished = (
+        Match.objects.filter(session_id=session_id, status=Match.Status.FINISHED)
+        .order_by("-finished_at")
+        .first()
+    )
+    if finished is not None:
+        matches.append(finished)
+    return matches
+
+
+def render_board(match: Match, user, *, request=None) -> str:
+    """Render one viewer's board (a seat's, or a spectator's) as HTML."""
+    presenter = GAMES[match.game].presenter
+    return render_to_string(
+        presenter.TEMPLATE, presenter.board_context(match, user), request=request
+    )
+
+
+def page_context(request, session) -> dict[str, Any]:
+    """The form that seats two characters at a match, for the full room page."""
+    return {
+        "match_form": MatchForm(characters=match_characters(session), user=request.user),
+        "board_form_template": "minigames/_match_form.html",
+    }
+
+
+BOARDS = Boards(on_show=session_matches, render=render_board, page_context=page_context)
