@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 from collections.abc import Iterable
 
 from asgiref.sync import async_to_sync
@@ -17,8 +16,6 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-
-from config.handlers import start_on_loop_after_view
 
 from ..fixed_sql import fetch_rows
 from ..models import GameSession, Membership, Phase, Presence, TimelineEvent
@@ -33,53 +30,35 @@ _PENDING_SENDS: set[asyncio.Task] = set()
 
 
 def broadcast(group: str, message: dict) -> None:
-    """Send a message to a channel-layer group (ids only: consumers render per user)."""
+    """Send a message to a channel-layer group (ids only: consumers render per user).
+
+    A send that fails is logged, not raised: what it announces has committed, and the room
+    catches up by sequence number with the next event or the page's next sync.
+    """
     layer = get_channel_layer()
     if layer is None:
         return
     try:
         asyncio.get_running_loop()
     except RuntimeError:
-        # A view under the project's HTTP handler: its loop starts the send with the response.
-        if start_on_loop_after_view(_send_in_background, layer, group, message):
-            return
-        server_loop = _server_loop()
-        if server_loop is None:
+        # A view or a consumer's database work, in a worker thread of the server: the send
+        # runs on the server's event loop while this thread waits, as Channels documents.
+        try:
             async_to_sync(layer.group_send)(group, message)
-            return
-        # A view or consumer running in a worker thread of the server: hand the send to the
-        # server's loop and return, rather than wait for it. Order does not matter (the
-        # consumer fetches every gap by sequence number) and a lost send is caught up by
-        # the next event or the page's next sync, while waiting held each action up.
-        future = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), server_loop)
-        future.add_done_callback(_log_failed_send)
+        except Exception as error:
+            logger.warning("Broadcast to the room failed: %r", error)
         return
     # A caller already inside an event loop (a script, a test driving a browser) cannot
     # block on it.
-    _send_in_background(layer, group, message)
-
-
-def _send_in_background(layer, group: str, message: dict) -> None:
-    """Start the send on the running loop, keeping the task referenced until it is done."""
     task = asyncio.get_running_loop().create_task(layer.group_send(group, message))
     _PENDING_SENDS.add(task)
     task.add_done_callback(_PENDING_SENDS.discard)
     task.add_done_callback(_log_failed_send)
 
 
-def _server_loop():
-    """The event loop of the ASGI server that called into this worker thread, if any."""
-    from asgiref.sync import SyncToAsync
-
-    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
-    if loop is None or getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) != os.getpid():
-        return None
-    return loop if loop.is_running() and not loop.is_closed() else None
-
-
-def _log_failed_send(future) -> None:
-    if not future.cancelled() and future.exception() is not None:
-        logger.warning("Broadcast to the room failed: %r", future.exception())
+def _log_failed_send(task: asyncio.Task) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        logger.warning("Broadcast to the room failed: %r", task.exception())
 
 
 def _next_seq(session_id: int) -> int:
