@@ -11,7 +11,6 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
-from .inserts import new_record, row_insert
 from .shipped_names import shown_name
 
 
@@ -362,14 +361,6 @@ class GameSession(models.Model):
 
 class AppendOnlyQuerySet(models.QuerySet):
     """Refuse bulk edits: history is corrected by appending, never by rewriting."""
-
-    def create(self, **kwargs):
-        instance = new_record(self.model, kwargs)
-        self._for_write = True
-        if not row_insert(instance, using=self.db):
-            return super().create(**kwargs)
-        instance._state.fetch_mode = self._fetch_mode
-        return instance
 
     def update(self, **kwargs):
         raise ValueError(f"{self.model._meta.verbose_name_plural} are append-only.")

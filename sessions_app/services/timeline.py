@@ -13,11 +13,11 @@ from collections.abc import Iterable
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import connection, transaction
+from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ..fixed_sql import fetch_rows
 from ..models import GameSession, Membership, Phase, Presence, TimelineEvent
 from ..selectors import membership_get
 
@@ -61,22 +61,16 @@ def _log_failed_send(task: asyncio.Task) -> None:
         logger.warning("Broadcast to the room failed: %r", task.exception())
 
 
-def _next_seq(session_id: int) -> int:
+def _next_seq(session: GameSession) -> int:
     """Take the session's next sequence number in one statement.
 
     The UPDATE locks the session row until the transaction ends (on PostgreSQL; SQLite has
-    one writer at a time anyway), so concurrent appends get distinct, gapless numbers.
+    one writer at a time anyway), so concurrent appends get distinct, gapless numbers; the
+    new number comes back with RETURNING and is set on `session`.
     """
-    table = GameSession._meta.db_table
-    rows = fetch_rows(
-        connection,
-        f"UPDATE {connection.ops.quote_name(table)} SET last_seq = last_seq + 1 "  # noqa: S608 - table name from the model, no user input
-        "WHERE id = %s RETURNING last_seq",
-        [session_id],
-    )
-    if not rows:
-        raise GameSession.DoesNotExist(f"No session {session_id}")
-    return rows[0][0]
+    session.last_seq = F("last_seq") + 1
+    session.save(update_fields=["last_seq"])
+    return session.last_seq
 
 
 def timeline_append(
@@ -102,8 +96,7 @@ def timeline_append(
     if visibility == TimelineEvent.Visibility.USERS and not audience:
         raise ValidationError(_("An event for listed users needs at least one user."))
     with transaction.atomic(savepoint=False):
-        seq = _next_seq(session.pk)
-        session.last_seq = seq
+        seq = _next_seq(session)
         event = TimelineEvent.objects.create(
             session_id=session.pk,
             seq=seq,
