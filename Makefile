@@ -67,7 +67,7 @@ bench-smoke: check-python $(VENV)/.installed-dev
 	$(PY) tests/benchmarks/bench_actual.py --games 4 --budget 0.1 --random-seconds 0.5
 	$(PY) tests/benchmarks/bench_review.py --small 5 --large 50 --repeats 1
 	$(PY) tests/benchmarks/bench_roll.py --seconds 0.3 --rounds 1
-	$(PY) tests/benchmarks/bench_room.py --seconds 0.5 --rounds 2 --events 3 --clients 3
+	$(PY) tests/benchmarks/bench_room.py --seconds 0.5 --events 3 --clients 3
 	BENCH_REPEATS=2 $(PY) tests/benchmarks/bench_session.py
 	$(PY) tests/benchmarks/bench_srs.py
 

@@ -2,16 +2,12 @@
 
 import os
 
-import django
+from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 # Django must be set up before anything imports models.
-django.setup(set_prefix=False)
-
-from config.handlers import SyncChainASGIHandler  # noqa: E402
-
-django_asgi_app = SyncChainASGIHandler()
+django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402

@@ -94,32 +94,31 @@ TEMPLATES = [
 # Database: SQLite in the project folder unless DATABASE_URL says otherwise. The test
 # database name is set explicitly: a live server cannot share an in-memory SQLite database,
 # and on PostgreSQL a server process must find the same test database as the test runner.
+# Under ASGI each request runs on a thread of its own, so connections are not kept between
+# requests (CONN_MAX_AGE=0), as Django's documentation advises; PostgreSQL hands them out
+# from Django's connection pool instead.
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")),
-        conn_health_checks=True,
+        conn_max_age=0,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # The project's backend queues this process's writers on a lock and keeps connections
-    # open, each starting every use clean (see its docstring). Each request thread of the
-    # HTTP handler, and the websocket consumers' thread, keeps its own: a file connection
-    # holds nothing on the server, and opening one cost a third of a roll.
-    DATABASES["default"]["ENGINE"] = "config.sqlite_backend"
-    DATABASES["default"]["CONN_MAX_AGE"] = None
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test_db.sqlite3")}
-    # Several writers (HTTP and websocket threads) share the file: wait instead of failing,
-    # take the write lock up front, and let readers go on while one writes (WAL).
+    # Several writers (request threads, the websocket consumers) share the file: take the
+    # write lock when a transaction begins, wait for it rather than fail, and let readers
+    # go on while one writes (WAL).
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {
-            "timeout": 20,
             "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         }
     )
 else:
     DATABASES["default"]["TEST"] = {"NAME": f"test_{DATABASES['default']['NAME']}"}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = True
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -152,7 +151,6 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
-AUTHENTICATION_BACKENDS = ["sessions_app.auth_backends.CachedModelBackend"]
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -14,16 +14,15 @@ from sessions_app.views import (
     tables,
 )
 
-# Django tries the patterns in order: what a session sends most (rolls, chat) comes first.
 session_patterns = [
-    path("checks/<int:request_id>/roll/", room.check_roll, name="check_roll"),
-    path("chat/", room.chat_post, name="chat_post"),
-    path("roll/", room.roll_box, name="roll_box"),
     path("", room.session_room, name="session_room"),
+    path("chat/", room.chat_post, name="chat_post"),
     path("events/", room.earlier_events, name="earlier_events"),
+    path("roll/", room.roll_box, name="roll_box"),
     path("cast/", room.cast_update, name="cast_update"),
     path("stage/", stage.stage_action, name="stage_action"),
     path("checks/", room.check_request_create, name="check_request_create"),
+    path("checks/<int:request_id>/roll/", room.check_roll, name="check_roll"),
     path("checks/<int:request_id>/chances/", room.check_chances, name="check_chances"),
     path("checks/<int:request_id>/cancel/", room.check_cancel, name="check_cancel"),
     path("contests/", room.contest_create, name="contest_create"),
@@ -79,7 +78,6 @@ scenario_patterns = [
 urlpatterns = [
     path("", tables.home, name="home"),
     path("ok/", tables.ok, name="ok"),
-    path("sessions/<int:session_id>/", include(session_patterns)),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/signup/", tables.signup, name="signup"),
@@ -114,6 +112,7 @@ urlpatterns = [
     path("practice/", minigames.practice, name="practice"),
     path("decks/", minigames.decks, name="decks"),
     path("decks/check/", minigames.deck_check, name="deck_check"),
+    path("sessions/<int:session_id>/", include(session_patterns)),
     # Scenarios ---------------------------------------------------------------------------------
     path("scenarios/", scenarios.scenario_list, name="scenario_list"),
     path("scenarios/<int:scenario_id>/", include(scenario_patterns)),

@@ -5,8 +5,3 @@ from django.utils.translation import gettext_lazy as _
 class SessionsAppConfig(AppConfig):
     name = "sessions_app"
     verbose_name = _("Tables and sessions")
-
-    def ready(self):
-        from .auth_backends import connect_signals
-
-        connect_signals()

@@ -9,15 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Exists, OuterRef
 from django.utils.translation import gettext as _
 
 from .. import srs
-from ..fixed_sql import fetch_rows, resolved
-from ..inserts import loaded_record
 from ..models import (
     Character,
     CheckRequest,
@@ -403,105 +401,22 @@ def check_roll(
         raise
 
 
-# Columns a roll never reads: the sheet's values, notes and dates, the session's plans. Left
-# out of the locked read, they are not decoded on every roll (the JSON and dates were most
-# of the read's own work); code that does read one gets it loaded on first access.
-_NOT_READ_BY_A_ROLL = {
-    CheckRequest: {"created_at"},
-    Character: {"concept", "judgement_values", "resources", "notes", "created_at"},
-    GameSession: {
-        "title",
-        "scheduled_for",
-        "created_at",
-        "player_order",
-        "preparation",
-        "experience_confirmed_at",
-        "cleanup",
-    },
-}
-
-
-@cache
-def _locked_read_plan(in_session: bool) -> tuple[str, list]:
-    """The SQL and row converters of `_locked_read`, built once per process.
-
-    Compiling the ORM's select_related query, and a second one for the membership, took
-    longer than everything else a roll does, on every roll: the statement never changes,
-    so it is put together once, from the models' own columns and converters.
-    """
-    quote = connection.ops.quote_name
-
-    def column(alias, model, name):
-        return f"{alias}.{quote(model._meta.get_field(name).column)}"
-
-    selected, plan = [], []
-    for alias, model in [("r", CheckRequest), ("c", Character), ("s", GameSession)]:
-        fields = [
-            field
-            for field in model._meta.concrete_fields
-            if field.name not in _NOT_READ_BY_A_ROLL.get(model, ())
-        ]
-        converters = []
-        for field in fields:
-            col = field.get_col(alias)
-            selected.append(column(alias, model, field.name))
-            converters.append(
-                (col, connection.ops.get_db_converters(col) + col.get_db_converters(connection))
+def _locked_request(request_id, by, session_id) -> CheckRequest | None:
+    """The check, locked with its character and session, with `roller_is_member` saying
+    whether `by` is a member of its table."""
+    requests = (
+        CheckRequest.objects.select_for_update()
+        .select_related("character", "session")
+        .annotate(
+            roller_is_member=Exists(
+                Membership.objects.filter(table_id=OuterRef("session__table_id"), user_id=by.pk)
             )
-        plan.append((model, [field.attname for field in fields], converters))
-    sql = (
-        f"SELECT {', '.join(selected)}, "  # noqa: S608 - names from the models, no user input
-        f"EXISTS (SELECT 1 FROM {quote(Membership._meta.db_table)} m "
-        f"WHERE {column('m', Membership, 'table')} = {column('s', GameSession, 'table')} "
-        f"AND {column('m', Membership, 'user')} = %s) "
-        f"FROM {quote(CheckRequest._meta.db_table)} r "
-        f"JOIN {quote(Character._meta.db_table)} c "
-        f"ON {column('c', Character, 'id')} = {column('r', CheckRequest, 'character')} "
-        f"JOIN {quote(GameSession._meta.db_table)} s "
-        f"ON {column('s', GameSession, 'id')} = {column('r', CheckRequest, 'session')} "
-        f"WHERE {column('r', CheckRequest, 'id')} = %s"
+        )
+        .filter(pk=request_id)
     )
-    if in_session:
-        sql += f" AND {column('r', CheckRequest, 'session')} = %s"
-    if connection.features.has_select_for_update:
-        # Locks the check with its character and session, as select_related did.
-        sql += " FOR UPDATE"
-    return sql, plan
-
-
-def _locked_read(request_id, by, session_id) -> tuple[CheckRequest | None, bool]:
-    """Lock a check with its character and session; also say whether `by` is a member."""
-    sql, plan = _locked_read_plan(session_id is not None)
-    params = [by.pk, request_id] + ([session_id] if session_id is not None else [])
-    database = resolved(connection)  # once, for the statement and every converter
-    rows = fetch_rows(database, sql, params)
-    if not rows:
-        return None, False
-    (row,) = rows
-    instances, start = [], 0
-    for model, attnames, converters in plan:
-        values = list(row[start : start + len(attnames)])
-        start += len(attnames)
-        for index, (col, field_converters) in enumerate(converters):
-            for converter in field_converters:
-                values[index] = converter(values[index], col, database)
-        instances.append(loaded_record(model, database.alias, attnames, values))
-    request, request.character, request.session = instances
-    return request, bool(row[start])
-
-
-def _mark_rolled(request: CheckRequest) -> None:
-    # One plain statement: the check row is locked and loaded, and building a queryset
-    # update cost a fair share of a roll.
-    quote = connection.ops.quote_name
-    meta = CheckRequest._meta
-    fetch_rows(
-        connection,
-        f"UPDATE {quote(meta.db_table)} SET {quote(meta.get_field('status').column)} = %s "  # noqa: S608 - names from the model, no user input
-        f"WHERE {quote(meta.pk.column)} = %s",
-        [CheckRequest.Status.ROLLED.value, request.pk],
-    )
-    request.status = CheckRequest.Status.ROLLED
+    if session_id is not None:
+        requests = requests.filter(session_id=session_id)
+    return requests.first()
 
 
 def _entry_scene_lock(request_id: int) -> None:
@@ -518,10 +433,10 @@ def _entry_scene_lock(request_id: int) -> None:
 def _check_roll_locked(
     request_id, by, declared, dice, source=Roll.Source.REQUEST, session_id=None
 ) -> Roll:
-    request, is_member = _locked_read(request_id, by, session_id)
+    request = _locked_request(request_id, by, session_id)
     if request is None:
         raise ValidationError(_("That check does not exist."))
-    if not is_member:
+    if not request.roller_is_member:
         raise PermissionDenied(_("Only members of this table can roll in its sessions."))
     if not can_roll(by, request.character):
         raise PermissionDenied(
@@ -558,7 +473,8 @@ def _check_roll_locked(
         secret=request.secret,
         difficulty_secret=request.difficulty_secret,
     )
-    _mark_rolled(request)
+    CheckRequest.objects.filter(pk=request.pk).update(status=CheckRequest.Status.ROLLED)
+    request.status = CheckRequest.Status.ROLLED
     _announce_roll(roll, request, kind="check_rolled")
     if request.contest_id:
         _contest_after_roll(request, result, by)

@@ -8,19 +8,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 from collections.abc import Iterable
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import connection, transaction
+from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from config.handlers import start_on_loop_after_view
-
-from ..fixed_sql import fetch_rows
 from ..kinds.registry import payload_check
 from ..models import GameSession, Membership, Phase, Presence, TimelineEvent
 from ..selectors.tables import membership_get
@@ -34,71 +31,47 @@ _PENDING_SENDS: set[asyncio.Task] = set()
 
 
 def broadcast(group: str, message: dict) -> None:
-    """Send a message to a channel-layer group (ids only: consumers render per user)."""
+    """Send a message to a channel-layer group (ids only: consumers render per user).
+
+    A send that fails is logged, not raised: what it announces has committed, and the room
+    catches up by sequence number with the next event or the page's next sync.
+    """
     layer = get_channel_layer()
     if layer is None:
         return
     try:
         asyncio.get_running_loop()
     except RuntimeError:
-        # A view under the project's HTTP handler: its loop starts the send with the response.
-        if start_on_loop_after_view(_send_in_background, layer, group, message):
-            return
-        server_loop = _server_loop()
-        if server_loop is None:
+        # A view or a consumer's database work, in a worker thread of the server: the send
+        # runs on the server's event loop while this thread waits, as Channels documents.
+        try:
             async_to_sync(layer.group_send)(group, message)
-            return
-        # A view or consumer running in a worker thread of the server: hand the send to the
-        # server's loop and return, rather than wait for it. Order does not matter (the
-        # consumer fetches every gap by sequence number) and a lost send is caught up by
-        # the next event or the page's next sync, while waiting held each action up.
-        future = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), server_loop)
-        future.add_done_callback(_log_failed_send)
+        except Exception as error:
+            logger.warning("Broadcast to the room failed: %r", error)
         return
     # A caller already inside an event loop (a script, a test driving a browser) cannot
     # block on it.
-    _send_in_background(layer, group, message)
-
-
-def _send_in_background(layer, group: str, message: dict) -> None:
-    """Start the send on the running loop, keeping the task referenced until it is done."""
     task = asyncio.get_running_loop().create_task(layer.group_send(group, message))
     _PENDING_SENDS.add(task)
     task.add_done_callback(_PENDING_SENDS.discard)
     task.add_done_callback(_log_failed_send)
 
 
-def _server_loop():
-    """The event loop of the ASGI server that called into this worker thread, if any."""
-    from asgiref.sync import SyncToAsync
-
-    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
-    if loop is None or getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) != os.getpid():
-        return None
-    return loop if loop.is_running() and not loop.is_closed() else None
+def _log_failed_send(task: asyncio.Task) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        logger.warning("Broadcast to the room failed: %r", task.exception())
 
 
-def _log_failed_send(future) -> None:
-    if not future.cancelled() and future.exception() is not None:
-        logger.warning("Broadcast to the room failed: %r", future.exception())
-
-
-def _next_seq(session_id: int) -> int:
+def _next_seq(session: GameSession) -> int:
     """Take the session's next sequence number in one statement.
 
     The UPDATE locks the session row until the transaction ends (on PostgreSQL; SQLite has
-    one writer at a time anyway), so concurrent appends get distinct, gapless numbers.
+    one writer at a time anyway), so concurrent appends get distinct, gapless numbers; the
+    new number comes back with RETURNING and is set on `session`.
     """
-    table = GameSession._meta.db_table
-    rows = fetch_rows(
-        connection,
-        f"UPDATE {connection.ops.quote_name(table)} SET last_seq = last_seq + 1 "  # noqa: S608 - table name from the model, no user input
-        "WHERE id = %s RETURNING last_seq",
-        [session_id],
-    )
-    if not rows:
-        raise GameSession.DoesNotExist(f"No session {session_id}")
-    return rows[0][0]
+    session.last_seq = F("last_seq") + 1
+    session.save(update_fields=["last_seq"])
+    return session.last_seq
 
 
 def timeline_append(
@@ -126,8 +99,7 @@ def timeline_append(
         raise ValidationError(_("An event for listed users needs at least one user."))
     payload_check(kind, payload or {})
     with transaction.atomic(savepoint=False):
-        seq = _next_seq(session.pk)
-        session.last_seq = seq
+        seq = _next_seq(session)
         event = TimelineEvent.objects.create(
             session_id=session.pk,
             seq=seq,

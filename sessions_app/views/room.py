@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -49,7 +45,7 @@ from ..forms import (
 )
 from ..models import Character, CheckRequest, Roll
 from ..presenters.stage import gm_scenario_context, speakers, stage_context
-from .common import apply_errors, asked_by_htmx, member_session, signed_in_user
+from .common import apply_errors, member_session
 
 TEMPLATE = "sessions_app/session_room.html"
 
@@ -344,7 +340,7 @@ def check_roll(request, session_id: int, request_id: int):
         roll = check_services.check_roll(
             request_id=request_id,
             session_id=session_id,
-            by=signed_in_user(request),
+            by=request.user,
             declared_modifiers=_declared_rows(request.POST),
         )
     except PermissionDenied as error:
@@ -360,23 +356,12 @@ def _status(request, message: str, *, error: bool = False, status: int | None = 
     """Answer with the status line the room announces to screen readers."""
     if status is None:
         status = 400 if error else 200
-    if not asked_by_htmx(request):
+    if not request.htmx:
         return HttpResponse(message, status=status, content_type="text/plain; charset=utf-8")
-    render = _check_status_line.__wrapped__ if settings.DEBUG else _check_status_line
-    return HttpResponse(render(message, error))
-
-
-@lru_cache(maxsize=1024)
-def _check_status_line(message: str, error: bool) -> str:
-    """The status line's HTML: it depends on nothing but its text and whether it is an error.
-
-    Rolls repeat a few hundred texts ("Rolled 3 + 4: achievement 11."), and rendering even
-    this small partial cost a twentieth of the busiest request of a session, so each text
-    is rendered once per process (afresh under DEBUG, where templates are edited live).
-    It reads nothing the context processors add: it is rendered without the request.
-    """
-    return render_to_string(
-        f"{TEMPLATE}#check-status", {"check_status": message, "check_status_error": error}
+    return render(
+        request,
+        f"{TEMPLATE}#check-status",
+        {"check_status": message, "check_status_error": error},
     )
 
 

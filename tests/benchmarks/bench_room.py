@@ -2,8 +2,7 @@
 
 Prints, side by side in one run:
 - requests per second of the session page and of a bare "ok" view, and their ratio;
-- rolls per second through the htmx check endpoint against the bare view (target >= 0.5),
-  on the project's HTTP handler and, for comparison, on Django's stock ASGI handler;
+- rolls per second through the htmx check endpoint, with one client and with several;
 - the delay from appending an event (a chat POST) to its arrival on 20 connected websocket
   clients (median and 99th percentile), with the in-memory channel layer and with Redis;
 - the delay from a roll (the check endpoint) to its card on 20 clients.
@@ -152,36 +151,19 @@ def _roller(session_id: int, request_ids: list[int], cookie: str):
 CHECKS_PER_ROLL_SECOND = 1200
 
 
-def _roll_rounds(server, session, cookie, make_requests, args, label: str) -> None:
-    """Rolls against the bare view, one client and then several, in alternating rounds.
-
-    Short alternating rounds let both sides of each ratio meet the same machine load (this
-    machine is shared: its speed drifts by more than the difference being measured).
-    """
+def _rolls_per_second(server, session, cookie, make_requests, args) -> None:
+    """Rolls through the check endpoint, one client and then several."""
     from sessions_app.models import CheckRequest
 
-    seconds = args.seconds / args.rounds
     for workers in (1, args.workers):
         request_ids = make_requests(int(args.seconds * CHECKS_PER_ROLL_SECOND))
         roll = _roller(session.pk, request_ids, cookie)
-        ok = _get("/ok/", cookie)
-        round_ratios = []
-        for _ in range(args.rounds):
-            ok_rps = _throughput(server.port, ok, seconds=seconds, workers=workers)
-            rolls_rps = _throughput(server.port, roll, seconds=seconds, workers=workers)
-            round_ratios.append((rolls_rps, ok_rps))
+        rolls_rps = _throughput(server.port, roll, seconds=args.seconds, workers=workers)
         # The checks left over would stay on the page and in every room update as widgets.
         CheckRequest.objects.filter(pk__in=request_ids, status=CheckRequest.Status.PENDING).update(
             status=CheckRequest.Status.CANCELLED
         )
-        rolls_rps = statistics.fmean(rolls for rolls, _ in round_ratios)
-        ok_rps = statistics.fmean(ok for _, ok in round_ratios)
-        ratios = [rolls / ok for rolls, ok in round_ratios]
-        print(
-            f"{label}, {workers} client(s): check endpoint {rolls_rps:6.1f} rolls/s, "
-            f"bare view {ok_rps:6.1f} requests/s, ratio {rolls_rps / ok_rps:4.2f} "
-            f"(rounds {min(ratios):.2f}-{max(ratios):.2f}; target >= 0.5)"
-        )
+        print(f"check endpoint, {workers} client(s): {rolls_rps:6.1f} rolls/s")
 
 
 def _post_chat(port: int, session_id: int, cookie: str, csrf: str, text: str) -> None:
@@ -255,7 +237,6 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--clients", type=int, default=20)
     parser.add_argument("--events", type=int, default=50)
-    parser.add_argument("--rounds", type=int, default=10, help="alternations of rolls and ok")
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/0")
     args = parser.parse_args()
 
@@ -330,7 +311,7 @@ def main() -> int:
         print(f"ratio session page / ok:  {page_rps / ok_rps:7.2f}")
         # Pending checks are created after the page was measured: each adds a widget to it.
         card_ids.extend(make_requests(args.events, "card-marker"))
-        _roll_rounds(server, session, cookie, make_requests, args, "project handler")
+        _rolls_per_second(server, session, cookie, make_requests, args)
         roll_delays = asyncio.run(
             _fan_out_delays(
                 server,
@@ -348,16 +329,6 @@ def main() -> int:
     finally:
         server.stop()
 
-    # The same code through Django's stock ASGI handler: the yardstick moves with the handler.
-    stock = DaphneServer(
-        extra_env=production, application="tests.benchmarks.stock_asgi:application"
-    )
-    try:
-        _requests_per_second(stock.port, "/ok/", cookie, seconds=1, workers=1)  # warm up
-        _roll_rounds(stock, session, cookie, make_requests, args, "stock handler")
-    finally:
-        stock.stop()
-
     redis_delays = None
     try:
         import redis
@@ -366,9 +337,8 @@ def main() -> int:
     except Exception as error:  # noqa: BLE001 - any failure means "no Redis here"
         print(f"Redis at {args.redis_url} not reachable ({error}); skipping the Redis figures")
     else:
-        # The server caches users and sessions in Redis too, under this prefix. Each run has
-        # its own: a user cached by an earlier run (same id, another password hash) would
-        # sign this run's player out, and the room would refuse the sockets.
+        # The server caches sessions in Redis too, under this prefix: each run has its own,
+        # and removes its keys when it ends.
         prefix = f"bench-{os.getpid()}-{time.time_ns()}"
         server = DaphneServer(
             extra_env={**production, "REDIS_URL": args.redis_url, "CHANNELS_PREFIX": prefix}

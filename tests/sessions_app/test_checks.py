@@ -182,19 +182,6 @@ def test_check_roll_loads_fields_as_the_orm_would(session, gm, player, pc):
     assert event.payload["difficulty_secret"] is False
 
 
-def test_check_roll_leaves_unread_columns_to_load_on_access(session, gm, player, pc):
-    request = _request(session, gm, pc)
-
-    roll = check_roll(request_id=request.pk, by=player, dice=(3, 3))
-
-    # The sheet's values and the session's plans were not read for the roll, and are still
-    # there for code that asks for them.
-    assert "judgement_values" in roll.character.get_deferred_fields()
-    assert roll.character.judgement_values == pc.judgement_values
-    assert roll.session.player_order == session.player_order
-    assert roll.request.created_at == request.created_at
-
-
 def test_check_roll_by_owner_who_left_the_table_refused(session, gm, player, pc):
     request = _request(session, gm, pc)
     session.table.memberships.filter(user=player).delete()

@@ -140,7 +140,7 @@ def test_check_roll_status_line_escapes_and_marks_a_refusal(other_client, sessio
         session=session, by=gm, character=pc, label="Climb", value_name="Strength"
     )
 
-    # The second answer is the remembered rendering of the same line.
+    # The same refusal, answered twice, is the same line.
     answers = [
         other_client.post(_url("check_roll", session, request.pk), **HTMX).content.decode()
         for _ in range(2)
