@@ -6,7 +6,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from .models import RulesProfile
-from .services.timeline import CHAT_MAX_LENGTH
+from .services.chat import CHAT_MAX_LENGTH
 from .templatetags.srs_tags import experience_label
 
 

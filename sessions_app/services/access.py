@@ -1,4 +1,4 @@
-"""Who may act at a table: the one place the services ask for a member or its GM."""
+"""Who may act at a table: the one place services and views ask for a member or its GM."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from ..models import Membership
 from ..selectors.tables import membership_get
 
 
-def require_member(table_id: int, user, message: str | None = None) -> Membership:
+def require_member(*, user, table_id: int, message: str | None = None) -> Membership:
     """Return the user's membership of the table, or refuse with `message`."""
     membership = membership_get(user=user, table_id=table_id)
     if membership is None:
@@ -17,9 +17,14 @@ def require_member(table_id: int, user, message: str | None = None) -> Membershi
     return membership
 
 
-def require_gm(table_id: int, user, message: str | None = None) -> Membership:
+def require_gm(*, user, table_id: int, message: str | None = None) -> Membership:
     """Return the GM's membership of the table, or refuse with `message`."""
     membership = membership_get(user=user, table_id=table_id)
-    if membership is None or membership.role != Membership.Role.GM:
+    if not is_gm(membership):
         raise PermissionDenied(message or _("Only the GM can do that."))
     return membership
+
+
+def is_gm(membership: Membership | None) -> bool:
+    """Whether a membership (or its absence) is the table's GM."""
+    return membership is not None and membership.role == Membership.Role.GM

@@ -14,6 +14,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Exists, OuterRef
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from .. import srs
 from ..models import (
@@ -27,7 +28,7 @@ from ..models import (
 )
 from ..srs_messages import command_error_message
 from .access import require_gm, require_member
-from .stage import stage_require
+from .stage import entry_check_resolved, stage_require
 from .timeline import timeline_append
 
 # The dice come from the operating system's generator; tests pass faces in instead.
@@ -44,14 +45,8 @@ class DeclaredModifier:
     amount: int
 
 
-def _require_gm(session: GameSession, user) -> Membership:
-    return require_gm(session.table_id, user)
-
-
-def _require_member(session: GameSession, user) -> Membership:
-    return require_member(
-        session.table_id, user, _("Only members of this table can roll in its sessions.")
-    )
+# Said to an outsider who tries to roll or answer a check.
+NOT_A_ROLLER = gettext_noop("Only members of this table can roll in its sessions.")
 
 
 def _clean_label(label: str) -> str:
@@ -180,7 +175,7 @@ def _request_payload(request: CheckRequest, *, for_players: bool) -> dict:
     return payload
 
 
-def _announce_request(request: CheckRequest, by) -> None:
+def check_request_announce(request: CheckRequest, by) -> None:
     """Tell the room a check was asked for: everyone, or only its roller when secret."""
     if request.secret:
         timeline_append(
@@ -200,7 +195,7 @@ def _announce_request(request: CheckRequest, by) -> None:
         )
 
 
-def _new_request(
+def check_request_build(
     *,
     session: GameSession,
     by,
@@ -250,12 +245,12 @@ def check_request(
     fumble: int | None = None,
 ) -> CheckRequest:
     """Ask the character's player for a check (GM only); refused with the reason if invalid."""
-    _require_gm(session, by)
+    require_gm(user=by, table_id=session.table_id)
     _check_character_in_session(session, character)
     if difficulty is None and difficulty_secret:
         raise ValidationError({"difficulty": _("A secret difficulty needs a difficulty.")})
     with transaction.atomic():
-        request = _new_request(
+        request = check_request_build(
             session=session,
             by=by,
             character=character,
@@ -269,7 +264,7 @@ def check_request(
             critical=critical,
             fumble=fumble,
         )
-        _announce_request(request, by)
+        check_request_announce(request, by)
     return request
 
 
@@ -479,8 +474,6 @@ def _check_roll_locked(
     if request.contest_id:
         _contest_after_roll(request, result, by)
     if request.for_entry:
-        from .scenes import entry_check_resolved
-
         entry_check_resolved(request, result, by)
     return roll
 
@@ -499,11 +492,11 @@ def gm_roll(
     dice: Sequence[int] | None = None,
 ) -> Roll:
     """Roll at once for one of the GM's NPCs, in public or in secret."""
-    _require_gm(session, by)
+    require_gm(user=by, table_id=session.table_id)
     if character.table_id != session.table_id or character.kind != Character.Kind.NPC:
         raise ValidationError({"character": _("The GM rolls directly only for NPCs.")})
     with transaction.atomic():
-        request = _new_request(
+        request = check_request_build(
             session=session,
             by=by,
             character=character,
@@ -521,7 +514,7 @@ def command_roll(
     *, session: GameSession, by, text: str, faces: Sequence[int] | None = None
 ) -> Roll:
     """Roll a roll-box command (BCDice style); a leading S keeps it to the roller and GM."""
-    _require_member(session, by)
+    require_member(user=by, table_id=session.table_id, message=_(NOT_A_ROLLER))
     try:
         result = (
             srs.roll_command(text, faces) if faces is not None else srs.roll_command_random(text)
@@ -559,7 +552,7 @@ def _already(session: GameSession, kind: str, roll: Roll) -> bool:
 
 def roll_reveal(*, roll: Roll, by) -> None:
     """Show a secret roll (or a secret difficulty) to everyone: a new event, the roll unchanged."""
-    membership = _require_member(roll.session, by)
+    membership = require_member(user=by, table_id=roll.session.table_id, message=_(NOT_A_ROLLER))
     is_gm = membership.role == Membership.Role.GM
     own_command = roll.source == Roll.Source.COMMAND and roll.roller_id == by.pk
     if not (is_gm or own_command):
@@ -577,7 +570,7 @@ def roll_reveal(*, roll: Roll, by) -> None:
 
 def roll_void(*, roll: Roll, by, reason: str) -> None:
     """Void a roll with a reason (GM only); the roll stays in the log, marked by a new event."""
-    _require_gm(roll.session, by)
+    require_gm(user=by, table_id=roll.session.table_id)
     reason = (reason or "").strip()
     if not reason:
         raise ValidationError({"reason": _("Give a reason for voiding the roll.")})
@@ -601,7 +594,7 @@ def roll_void(*, roll: Roll, by, reason: str) -> None:
 
 def check_cancel(*, request: CheckRequest, by) -> None:
     """Withdraw a check nobody has rolled yet (GM only)."""
-    _require_gm(request.session, by)
+    require_gm(user=by, table_id=request.session.table_id)
     with transaction.atomic():
         locked = CheckRequest.objects.select_for_update().get(pk=request.pk)
         if locked.status not in (CheckRequest.Status.PENDING, CheckRequest.Status.WAITING):
@@ -652,7 +645,7 @@ def contest_open(
     fumble: int | None = None,
 ) -> Contest:
     """Open an opposed check (GM only): the action side is asked to roll first."""
-    _require_gm(session, by)
+    require_gm(user=by, table_id=session.table_id)
     label = _clean_label(label)
     if action.character.pk == reaction.character.pk:
         raise ValidationError(_("A contest needs two different characters."))
@@ -712,7 +705,7 @@ def contest_open(
                 "action_chance": f"{chance.numerator}/{chance.denominator}",
             },
         )
-        _announce_request(action_request, by)
+        check_request_announce(action_request, by)
     return contest
 
 
@@ -748,7 +741,7 @@ def _contest_after_roll(request: CheckRequest, result: srs.CheckResult, by) -> N
             CheckRequest.objects.filter(pk=other.pk).update(status=CheckRequest.Status.PENDING)
             Contest.objects.filter(pk=contest.pk).update(status=Contest.Status.REACTION)
             other.status = CheckRequest.Status.PENDING
-            _announce_request(other, contest.created_by)
+            check_request_announce(other, contest.created_by)
     else:
         action = srs.CheckResult.from_dict(other.roll.result)
         _contest_decide(contest, action, result, by)

@@ -48,7 +48,9 @@ class AwardLine:
 
 
 def _require_table_gm(table: Table, user) -> Membership:
-    return require_gm(table.pk, user, _("Only the GM of this session can do that."))
+    return require_gm(
+        user=user, table_id=table.pk, message=_("Only the GM of this session can do that.")
+    )
 
 
 def _locked_session(session: GameSession) -> GameSession:

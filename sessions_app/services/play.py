@@ -23,19 +23,11 @@ from ..models import (
     Scene,
     TimelineEvent,
 )
-from . import access
+from .access import require_gm, require_member
 from .timeline import timeline_append
 
 PREPARATION_ITEMS = ("rulebook", "scenario", "tools")
 INTRO_MAX_LENGTH = 4000
-
-
-def require_gm(session: GameSession, user) -> Membership:
-    return access.require_gm(session.table_id, user)
-
-
-def require_member(session: GameSession, user) -> Membership:
-    return access.require_member(session.table_id, user)
 
 
 def _locked(session: GameSession) -> GameSession:
@@ -45,7 +37,7 @@ def _locked(session: GameSession) -> GameSession:
 
 def session_scenario_set(*, session: GameSession, by, scenario: Scenario | None) -> None:
     """Choose the scenario the GM runs; its NPCs join the table as NPC sheets."""
-    require_gm(session, by)
+    require_gm(user=by, table_id=session.table_id)
     if scenario is not None and scenario.owner_id != by.pk:
         raise PermissionDenied(_("You can only run your own scenarios."))
     with transaction.atomic():
@@ -81,7 +73,7 @@ def session_scenario_set(*, session: GameSession, by, scenario: Scenario | None)
 
 def preparation_tick(*, session: GameSession, by, item: str, done: bool) -> None:
     """Tick (or untick) one item of the GM's own preparation."""
-    require_gm(session, by)
+    require_gm(user=by, table_id=session.table_id)
     if item not in PREPARATION_ITEMS:
         raise ValidationError(_("Unknown checklist item."))
     with transaction.atomic():
@@ -112,7 +104,7 @@ def sheet_review(
     *, session: GameSession, by, character: Character, ok: bool, comment: str = ""
 ) -> None:
     """Mark a PC's sheet checked, or send it back to its player with a comment."""
-    require_gm(session, by)
+    require_gm(user=by, table_id=session.table_id)
     comment = (comment or "").strip()
     if not ok and not comment:
         raise ValidationError({"comment": _("Say what is missing or wrong on the sheet.")})
@@ -140,7 +132,7 @@ def sheet_review(
 
 def player_order_move(*, session: GameSession, by, user_id: int, offset: int) -> list[int]:
     """Move one player up (-1) or down (+1) in the seating order; return the new order."""
-    require_gm(session, by)
+    require_gm(user=by, table_id=session.table_id)
     if offset not in (-1, 1):
         raise ValidationError(_("A player moves one place at a time."))
     with transaction.atomic():
@@ -170,7 +162,7 @@ def player_order_move(*, session: GameSession, by, user_id: int, offset: int) ->
 
 def intro_present(*, session: GameSession, by, character: Character, text: str) -> None:
     """A player presents their PC to the table (or the GM marks the introduction done)."""
-    membership = require_member(session, by)
+    membership = require_member(user=by, table_id=session.table_id)
     is_gm = membership.role == Membership.Role.GM
     if character.owner_id != by.pk and not is_gm:
         raise PermissionDenied(
@@ -233,7 +225,7 @@ def phase_next(phase: str) -> str | None:
 def phase_advance(*, session: GameSession, by, from_phase: str) -> str:
     """Move the session to the next phase; `from_phase` is what the GM saw when clicking,
     so a second tab (or a double click) cannot advance twice."""
-    require_gm(session, by)
+    require_gm(user=by, table_id=session.table_id)
     with transaction.atomic():
         locked = _locked(session)
         if locked.phase != from_phase:
@@ -305,7 +297,7 @@ def main_play_running(session: GameSession) -> bool:
 
 def handout_reveal(*, session: GameSession, by, handout: Handout) -> HandoutReveal:
     """Give a scenario handout out: to everyone, or to the player of its PC slot."""
-    require_gm(session, by)
+    require_gm(user=by, table_id=session.table_id)
     if session.scenario_id is None or handout.scenario_id != session.scenario_id:
         raise ValidationError(_("That handout is not part of this session's scenario."))
     readers = []
@@ -351,7 +343,7 @@ def handout_reveal(*, session: GameSession, by, handout: Handout) -> HandoutReve
 
 def slot_assign(*, session: GameSession, by, character: Character, slot: int | None) -> None:
     """Say which scenario PC slot a character plays (for handouts and planned scenes)."""
-    require_gm(session, by)
+    require_gm(user=by, table_id=session.table_id)
     if slot is not None and not 1 <= slot <= 12:
         raise ValidationError({"slot": _("PC slots are numbered 1 to 12.")})
     with transaction.atomic():

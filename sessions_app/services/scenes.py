@@ -19,7 +19,6 @@ from ..models import (
     CheckRequest,
     EntryCondition,
     GameSession,
-    Membership,
     Participation,
     PlannedScene,
     PreparedCheck,
@@ -28,8 +27,9 @@ from ..models import (
     TimelineEvent,
 )
 from ..selectors.scenes import on_stage_ids
-from ..selectors.tables import membership_get
-from .play import require_gm, require_member
+from .access import require_gm, require_member
+from .checks import check_request, check_request_announce, check_request_build
+from .stage import appear, character_label, request_event
 from .timeline import timeline_append
 
 TEXT_LIMITS = {"title": 160, "place": 160, "purpose": 300}
@@ -47,21 +47,6 @@ def _running(session: GameSession, *, lock: bool = False) -> Scene:
     return scene
 
 
-def _character_label(character: Character) -> dict:
-    return {"character": character.name, "character_id": character.pk}
-
-
-def _appear(scene: Scene, character: Character, way: str, by) -> Appearance:
-    appearance = Appearance.objects.create(scene=scene, character=character, way=way)
-    timeline_append(
-        session=scene.session,
-        kind="character_entered",
-        actor=by,
-        payload={**_character_label(character), "way": way, "scene_number": scene.number},
-    )
-    return appearance
-
-
 def _exit(scene: Scene, character: Character, by, *, asked: bool) -> None:
     updated = Appearance.objects.filter(
         scene=scene, character=character, exited_at__isnull=True
@@ -72,7 +57,7 @@ def _exit(scene: Scene, character: Character, by, *, asked: bool) -> None:
         session=scene.session,
         kind="character_exited",
         actor=by,
-        payload={**_character_label(character), "asked": asked, "scene_number": scene.number},
+        payload={**character_label(character), "asked": asked, "scene_number": scene.number},
     )
 
 
@@ -107,7 +92,7 @@ def scene_start(
 ) -> Scene:
     """Start a scene in the current phase: a scene player (who appears at once) or a master
     scene, with its place and purpose; from a planned scene, its fields fill the gaps."""
-    require_gm(session, by)
+    require_gm(user=by, table_id=session.table_id)
     if session.phase not in MAIN_PLAY_PHASES:
         raise ValidationError(_("Scenes are played in main play: start main play first."))
     if not session.rules_profile.scenes_enabled:
@@ -188,7 +173,7 @@ def scene_start(
                 },
             )
             if scene_player is not None:
-                _appear(scene, scene_player, Appearance.Way.SCENE_PLAYER, by)
+                appear(scene, scene_player, Appearance.Way.SCENE_PLAYER, by)
     except IntegrityError:
         # Another tab started a scene between our check and our insert.
         raise ValidationError(_("A scene is already running: end it first.")) from None
@@ -199,7 +184,7 @@ def scene_end(*, session: GameSession, by, backstage_notes: str = "", rng=None) 
     """End the running scene: everyone leaves the stage, open requests lapse, the GM's
     backstage notes are kept GM-only, and the after-scene rule (if any) is applied
     (rolled with `rng` when given, for a reproducible amount)."""
-    require_gm(session, by)
+    require_gm(user=by, table_id=session.table_id)
     with transaction.atomic():
         scene = _running(session, lock=True)
         now = timezone.now()
@@ -261,7 +246,7 @@ def _after_scene(session: GameSession, scene: Scene, appeared: set[int], by, rng
         character.save(update_fields=["resources"])
         rows.append(
             {
-                **_character_label(character),
+                **character_label(character),
                 "resource": resource,
                 "amount": amount.text,
                 "faces": list(faces),
@@ -281,7 +266,7 @@ def _after_scene(session: GameSession, scene: Scene, appeared: set[int], by, rng
 
 def stage_bring_in(*, session: GameSession, by, character: Character) -> None:
     """The GM brings a character on stage, at any time."""
-    require_gm(session, by)
+    require_gm(user=by, table_id=session.table_id)
     _require_in_play(session, character)
     with transaction.atomic():
         scene = _running(session, lock=True)
@@ -290,12 +275,12 @@ def stage_bring_in(*, session: GameSession, by, character: Character) -> None:
         _lapse_requests(
             scene, character, kinds=[StageRequest.Kind.ENTRY, StageRequest.Kind.COMPANION]
         )
-        _appear(scene, character, Appearance.Way.GM, by)
+        appear(scene, character, Appearance.Way.GM, by)
 
 
 def stage_take_out(*, session: GameSession, by, character: Character) -> None:
     """The GM takes a character off stage, at any time (mid-scene included)."""
-    require_gm(session, by)
+    require_gm(user=by, table_id=session.table_id)
     with transaction.atomic():
         scene = _running(session, lock=True)
         _lapse_requests(scene, character, kinds=[StageRequest.Kind.EXIT])
@@ -334,21 +319,6 @@ def _require_in_play(session: GameSession, character: Character) -> None:
         )
 
 
-def _request_event(request: StageRequest, kind: str, by, **extra) -> None:
-    timeline_append(
-        session=request.scene.session,
-        kind=kind,
-        actor=by,
-        payload={
-            "request_id": request.pk,
-            "request_kind": request.kind,
-            "status": request.status,
-            **_character_label(request.character),
-            **extra,
-        },
-    )
-
-
 def _new_request(scene: Scene, character: Character, kind: str, status: str, by) -> StageRequest:
     try:
         with transaction.atomic():
@@ -359,7 +329,7 @@ def _new_request(scene: Scene, character: Character, kind: str, status: str, by)
         raise ValidationError(
             _("%(name)s already has a request waiting.") % {"name": character.name}
         ) from None
-    _request_event(request, "stage_requested", by)
+    request_event(request, "stage_requested", by)
     return request
 
 
@@ -370,7 +340,7 @@ def _require_scenes_with_entries(scene: Scene) -> None:
 
 def companion_propose(*, session: GameSession, by, character: Character) -> StageRequest:
     """The scene player's player proposes a companion; a PC's player must agree first."""
-    require_member(session, by)
+    require_member(user=by, table_id=session.table_id)
     with transaction.atomic():
         scene = _running(session, lock=True)
         _require_scenes_with_entries(scene)
@@ -421,13 +391,13 @@ def companion_answer(*, session: GameSession, by, request_id: int, accept: bool)
         if not accept:
             request.decided_at = timezone.now()
         request.save(update_fields=["status", "decided_at"])
-        _request_event(request, "stage_request_answered", by)
+        request_event(request, "stage_request_answered", by)
     return request
 
 
 def entry_request(*, session: GameSession, by, character: Character) -> StageRequest:
     """A player asks for their off-stage PC to enter the scene."""
-    require_member(session, by)
+    require_member(user=by, table_id=session.table_id)
     if character.owner_id != by.pk:
         raise PermissionDenied(_("You can only ask for your own characters."))
     with transaction.atomic():
@@ -445,7 +415,7 @@ def entry_request(*, session: GameSession, by, character: Character) -> StageReq
 
 def exit_request(*, session: GameSession, by, character: Character) -> StageRequest:
     """A player asks for their on-stage PC to leave the scene."""
-    require_member(session, by)
+    require_member(user=by, table_id=session.table_id)
     if character.owner_id != by.pk:
         raise PermissionDenied(_("You can only ask for your own characters."))
     with transaction.atomic():
@@ -468,7 +438,7 @@ def stage_request_withdraw(*, session: GameSession, by, request_id: int) -> Stag
         request.status = StageRequest.Status.WITHDRAWN
         request.decided_at = timezone.now()
         request.save(update_fields=["status", "decided_at"])
-        _request_event(request, "stage_request_withdrawn", by)
+        request_event(request, "stage_request_withdrawn", by)
     return request
 
 
@@ -477,7 +447,7 @@ def stage_request_decide(
 ) -> StageRequest:
     """The GM allows or refuses a pending request. Allowing an entry applies the scene's
     entry condition: a check to roll first, or a cost paid from a resource."""
-    require_gm(session, by)
+    require_gm(user=by, table_id=session.table_id)
     with transaction.atomic():
         # The scene first, then the request, as scene_end and stage_bring_in take them:
         # an "allow" and the end of the scene then queue up instead of deadlocking.
@@ -494,12 +464,12 @@ def stage_request_decide(
         if not allow:
             request.status = StageRequest.Status.REFUSED
             request.save(update_fields=["status", "decided_by", "decided_at"])
-            _request_event(request, "stage_request_decided", by)
+            request_event(request, "stage_request_decided", by)
             return request
         if request.kind == StageRequest.Kind.EXIT:
             request.status = StageRequest.Status.ALLOWED
             request.save(update_fields=["status", "decided_by", "decided_at"])
-            _request_event(request, "stage_request_decided", by)
+            request_event(request, "stage_request_decided", by)
             _exit(scene, request.character, by, asked=True)
             return request
         if request.character.pk in on_stage_ids(scene=scene):
@@ -515,23 +485,20 @@ def stage_request_decide(
                     return request
         request.status = StageRequest.Status.ALLOWED
         request.save(update_fields=["status", "decided_by", "decided_at"])
-        _request_event(request, "stage_request_decided", by)
+        request_event(request, "stage_request_decided", by)
         way = (
             Appearance.Way.COMPANION
             if request.kind == StageRequest.Kind.COMPANION
             else Appearance.Way.ENTRY
         )
-        _appear(scene, request.character, way, by)
+        appear(scene, request.character, way, by)
     return request
 
 
 def _entry_check_ask(request: StageRequest, by) -> StageRequest:
     """Allowed on condition: the player rolls the entry check through the checks widget."""
-    from .checks import _announce_request
-    from .checks import _new_request as new_check
-
     scene = request.scene
-    check = new_check(
+    check = check_request_build(
         session=scene.session,
         by=by,
         character=request.character,
@@ -547,27 +514,9 @@ def _entry_check_ask(request: StageRequest, by) -> StageRequest:
     request.status = StageRequest.Status.CHECKING
     request.check_request = check
     request.save(update_fields=["status", "decided_by", "decided_at", "check_request"])
-    _request_event(request, "stage_request_decided", by)
-    _announce_request(check, by)
+    request_event(request, "stage_request_decided", by)
+    check_request_announce(check, by)
     return request
-
-
-def entry_check_resolved(check: CheckRequest, result: srs.CheckResult, by) -> None:
-    """Called when an entry check is rolled: enter on success, otherwise stay off stage."""
-    request = (
-        StageRequest.objects.select_for_update()
-        .select_related("scene__session", "character")
-        .filter(check_request=check, status=StageRequest.Status.CHECKING)
-        .first()
-    )
-    if request is None:
-        return
-    succeeded = bool(result.success)
-    request.status = StageRequest.Status.ALLOWED if succeeded else StageRequest.Status.FAILED
-    request.save(update_fields=["status"])
-    _request_event(request, "entry_condition", by, condition="check", met=succeeded)
-    if succeeded and request.scene.status == Scene.Status.RUNNING:
-        _appear(request.scene, request.character, Appearance.Way.ENTRY, by)
 
 
 def _entry_cost_pay(request: StageRequest, by, rng) -> bool:
@@ -609,13 +558,13 @@ def _entry_cost_pay(request: StageRequest, by, rng) -> bool:
     if cost > before:
         request.status = StageRequest.Status.FAILED
         request.save(update_fields=["status", "decided_by", "decided_at"])
-        _request_event(request, "entry_condition", by, met=False, after=before, **payload)
+        request_event(request, "entry_condition", by, met=False, after=before, **payload)
         return False
     resources = dict(character.resources)
     resources[resource] = {**values, "current": before - cost}
     character.resources = resources
     character.save(update_fields=["resources"])
-    _request_event(request, "entry_condition", by, met=True, after=before - cost, **payload)
+    request_event(request, "entry_condition", by, met=True, after=before - cost, **payload)
     return True
 
 
@@ -623,8 +572,6 @@ def prepared_check_fire(
     *, session: GameSession, by, prepared: PreparedCheck, character: Character
 ) -> CheckRequest:
     """Ask for a check the GM wrote in advance, in one click."""
-    from .checks import check_request
-
     if prepared.planned_scene.scenario_id != session.scenario_id:
         raise ValidationError(_("That prepared check belongs to another scenario."))
     return check_request(
@@ -636,14 +583,3 @@ def prepared_check_fire(
         difficulty=prepared.difficulty,
         secret=prepared.secret,
     )
-
-
-def speaker_check(session: GameSession, by, character: Character) -> None:
-    """Only a character on stage speaks in character, and only its player (or the GM for NPCs)."""
-    membership = membership_get(user=by, table_id=session.table_id)
-    is_gm = membership is not None and membership.role == Membership.Role.GM
-    if character.owner_id != by.pk and not (is_gm and character.kind == Character.Kind.NPC):
-        raise PermissionDenied(_("You can only speak as your own characters."))
-    from .stage import stage_require
-
-    stage_require(session, character)

@@ -1,12 +1,25 @@
-"""Who may act in the scene: the one rule checks, contests, matches and speech share."""
+"""Who is on stage: the rule checks, contests, matches and speech share, and the steps that
+bring a character on stage, which scenes and entry checks both take."""
 
 from __future__ import annotations
 
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils.translation import gettext as _
 
-from ..models import MAIN_PLAY_PHASES, Character, GameSession
+from .. import srs
+from ..models import (
+    MAIN_PLAY_PHASES,
+    Appearance,
+    Character,
+    CheckRequest,
+    GameSession,
+    Membership,
+    Scene,
+    StageRequest,
+)
 from ..selectors.scenes import on_stage_ids, running_scene
+from ..selectors.tables import membership_get
+from .timeline import timeline_append
 
 
 def stage_require(session: GameSession, character: Character) -> None:
@@ -23,3 +36,60 @@ def stage_require(session: GameSession, character: Character) -> None:
         raise ValidationError(
             {"character": _("%(name)s is not on stage in this scene.") % {"name": character.name}}
         )
+
+
+def character_label(character: Character) -> dict:
+    return {"character": character.name, "character_id": character.pk}
+
+
+def appear(scene: Scene, character: Character, way: str, by) -> Appearance:
+    appearance = Appearance.objects.create(scene=scene, character=character, way=way)
+    timeline_append(
+        session=scene.session,
+        kind="character_entered",
+        actor=by,
+        payload={**character_label(character), "way": way, "scene_number": scene.number},
+    )
+    return appearance
+
+
+def request_event(request: StageRequest, kind: str, by, **extra) -> None:
+    timeline_append(
+        session=request.scene.session,
+        kind=kind,
+        actor=by,
+        payload={
+            "request_id": request.pk,
+            "request_kind": request.kind,
+            "status": request.status,
+            **character_label(request.character),
+            **extra,
+        },
+    )
+
+
+def entry_check_resolved(check: CheckRequest, result: srs.CheckResult, by) -> None:
+    """Called when an entry check is rolled: enter on success, otherwise stay off stage."""
+    request = (
+        StageRequest.objects.select_for_update()
+        .select_related("scene__session", "character")
+        .filter(check_request=check, status=StageRequest.Status.CHECKING)
+        .first()
+    )
+    if request is None:
+        return
+    succeeded = bool(result.success)
+    request.status = StageRequest.Status.ALLOWED if succeeded else StageRequest.Status.FAILED
+    request.save(update_fields=["status"])
+    request_event(request, "entry_condition", by, condition="check", met=succeeded)
+    if succeeded and request.scene.status == Scene.Status.RUNNING:
+        appear(request.scene, request.character, Appearance.Way.ENTRY, by)
+
+
+def speaker_check(session: GameSession, by, character: Character) -> None:
+    """Only a character on stage speaks in character, and only its player (or the GM for NPCs)."""
+    membership = membership_get(user=by, table_id=session.table_id)
+    is_gm = membership is not None and membership.role == Membership.Role.GM
+    if character.owner_id != by.pk and not (is_gm and character.kind == Character.Kind.NPC):
+        raise PermissionDenied(_("You can only speak as your own characters."))
+    stage_require(session, character)

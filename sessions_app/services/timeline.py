@@ -12,17 +12,14 @@ from collections.abc import Iterable
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ..kinds.registry import payload_check
-from ..models import GameSession, Membership, Phase, Presence, TimelineEvent
-from ..selectors.tables import membership_get
-
-CHAT_MAX_LENGTH = 2000
+from ..models import GameSession, Phase, Presence, TimelineEvent
 
 logger = logging.getLogger(__name__)
 
@@ -113,79 +110,6 @@ def timeline_append(
         message = {"type": "timeline.event", "event_id": event.pk, "seq": seq}
         transaction.on_commit(lambda: broadcast(f"session.{session.pk}", message))
     return event
-
-
-CHAT_MODES = ("ooc", "ic", "narration", "whisper")
-
-
-def chat_post(
-    *,
-    session: GameSession,
-    by,
-    text: str,
-    gm_only: bool = False,
-    mode: str = "ooc",
-    character=None,
-    to=None,
-) -> TimelineEvent:
-    """Post a line to the session: out of character, in character (as a character on stage),
-    GM narration, a GM-only note, or a whisper between the GM and one player."""
-    membership = membership_get(user=by, table_id=session.table_id)
-    if membership is None:
-        raise PermissionDenied(_("Only members of this table can write in its sessions."))
-    is_gm = membership.role == Membership.Role.GM
-    text = (text or "").strip()
-    if not text:
-        raise ValidationError({"text": _("Write something first.")})
-    if len(text) > CHAT_MAX_LENGTH:
-        raise ValidationError(
-            {"text": _("A line can be at most %(limit)d characters.") % {"limit": CHAT_MAX_LENGTH}}
-        )
-    if mode not in CHAT_MODES:
-        raise ValidationError({"mode": _("Choose how to say it.")})
-    if gm_only and not is_gm:
-        raise PermissionDenied(_("Only the GM can write GM-only notes."))
-    payload = {"text": text}
-    if mode == "ic":
-        if character is None or character.table_id != session.table_id:
-            raise ValidationError({"character": _("Choose the character who speaks.")})
-        from .scenes import speaker_check
-
-        speaker_check(session, by, character)
-        payload.update({"mode": mode, "character": character.name, "character_id": character.pk})
-    elif mode == "narration":
-        if not is_gm:
-            raise PermissionDenied(_("Only the GM narrates."))
-        payload["mode"] = mode
-    elif mode == "whisper":
-        return _whisper(session, by, text, to, is_gm)
-    visibility = TimelineEvent.Visibility.GM if gm_only else TimelineEvent.Visibility.EVERYONE
-    return timeline_append(
-        session=session, kind="chat", actor=by, payload=payload, visibility=visibility
-    )
-
-
-def _whisper(session: GameSession, by, text: str, to, is_gm: bool) -> TimelineEvent:
-    """A private line between the GM and one player: nobody else receives it."""
-    if is_gm:
-        recipient = to
-        if recipient is None or recipient.pk == by.pk:
-            raise ValidationError({"to": _("Choose the player to whisper to.")})
-        target = membership_get(user=recipient, table_id=session.table_id)
-        if target is None or target.role != Membership.Role.PLAYER:
-            raise ValidationError({"to": _("You can whisper only to a player of this table.")})
-        player = recipient
-    else:
-        # A player whispers to the GM; the GM sees every listed-users event.
-        player = by
-    return timeline_append(
-        session=session,
-        kind="whisper",
-        actor=by,
-        payload={"text": text, "to": player.get_username() if is_gm else "", "to_gm": not is_gm},
-        visibility=TimelineEvent.Visibility.USERS,
-        audience=[player],
-    )
 
 
 def presence_enter(*, session_id: int, user, channel_name: str) -> None:

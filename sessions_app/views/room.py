@@ -22,8 +22,8 @@ from sessions_app.selectors.scenes import (
 )
 from sessions_app.selectors.tables import table_characters, table_members
 from sessions_app.selectors.timeline import present_users, recent_events
+from sessions_app.services import chat as chat_services
 from sessions_app.services import checks as check_services
-from sessions_app.services import timeline as timeline_services
 from sessions_app.services.characters import session_character_set
 from sessions_app.services.checks import (
     ContestSide,
@@ -207,7 +207,7 @@ def _chat(request, session, data):
         ).first()
     if say_as.get("to_id"):
         to = get_user_model().objects.filter(pk=say_as["to_id"]).first()
-    return timeline_services.chat_post(
+    return chat_services.chat_post(
         session=session,
         by=request.user,
         text=data["text"],

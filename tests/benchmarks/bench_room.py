@@ -247,8 +247,8 @@ def main() -> int:
     MembershipFactory(table=table, user=player)
     session = GameSessionFactory(table=table)
     for n in range(50):
+        from sessions_app.services.chat import chat_post
         from sessions_app.services.checks import check_request
-        from sessions_app.services.timeline import chat_post
 
         chat_post(session=session, by=gm if n % 2 else player, text=f"history line {n}")
     cookie = _cookie(player)

@@ -37,9 +37,9 @@ from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
 from sessions_app.models import Handout, PlannedScene, PreparedCheck, Scenario  # noqa: E402
+from sessions_app.services.chat import chat_post  # noqa: E402
 from sessions_app.services.play import phase_advance  # noqa: E402
 from sessions_app.services.scenes import scene_start, stage_bring_in  # noqa: E402
-from sessions_app.services.timeline import chat_post  # noqa: E402
 from tests.factories import (  # noqa: E402
     CharacterFactory,
     GameSessionFactory,

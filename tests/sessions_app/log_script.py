@@ -5,10 +5,10 @@ from __future__ import annotations
 import datetime
 
 from sessions_app.models import GameSession, Phase, Scenario, TimelineEvent
+from sessions_app.services.chat import chat_post
 from sessions_app.services.checks import gm_roll, roll_reveal
 from sessions_app.services.play import phase_advance, session_scenario_set
 from sessions_app.services.scenes import scene_end, scene_start
-from sessions_app.services.timeline import chat_post
 from tests.factories import CharacterFactory
 
 # What a player must never read, and what everyone may.

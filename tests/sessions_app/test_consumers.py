@@ -13,8 +13,9 @@ from django.test import Client
 from config.asgi import application
 from sessions_app.consumers import CLOSE_NOT_A_MEMBER
 from sessions_app.models import Membership, TimelineEvent
+from sessions_app.services.chat import chat_post
 from sessions_app.services.checks import check_request, check_roll, gm_roll
-from sessions_app.services.timeline import chat_post, timeline_append
+from sessions_app.services.timeline import timeline_append
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 

@@ -18,6 +18,7 @@ from sessions_app.selectors.experience import (
     session_sheet,
     sheet_sessions,
 )
+from sessions_app.services.chat import chat_post
 from sessions_app.services.experience import (
     AwardLine,
     award_recipients,
@@ -27,7 +28,6 @@ from sessions_app.services.experience import (
     session_close,
     session_sheet_sign,
 )
-from sessions_app.services.timeline import chat_post
 from tests.factories import (
     CharacterFactory,
     GameSessionFactory,

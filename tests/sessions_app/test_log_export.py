@@ -9,9 +9,9 @@ from django.test.utils import CaptureQueriesContext
 
 from sessions_app import log_export
 from sessions_app.models import GameSession, ImportedLog, Membership, Table, TimelineEvent
+from sessions_app.services.chat import chat_post
 from sessions_app.services.logs import MAX_BYTES, log_import
 from sessions_app.services.play import phase_advance
-from sessions_app.services.timeline import chat_post
 from tests.factories import MembershipFactory, UserFactory
 from tests.sessions_app.log_script import PUBLIC, SECRETS, add_chat_lines, play_scripted_session
 

@@ -11,9 +11,9 @@ from django.test import Client
 
 from config.asgi import application
 from sessions_app.models import Phase, TimelineEvent
+from sessions_app.services.chat import chat_post
 from sessions_app.services.play import handout_reveal, phase_advance, session_scenario_set
 from sessions_app.services.scenes import scene_end, scene_start
-from sessions_app.services.timeline import chat_post
 from tests.factories import (
     HandoutFactory,
     MembershipFactory,

@@ -14,6 +14,7 @@ from sessions_app.models import (
     TimelineEvent,
 )
 from sessions_app.selectors.timeline import visible_events
+from sessions_app.services.chat import chat_post
 from sessions_app.services.checks import check_roll
 from sessions_app.services.play import phase_advance, session_scenario_set
 from sessions_app.services.scenes import (
@@ -29,7 +30,6 @@ from sessions_app.services.scenes import (
     stage_request_withdraw,
     stage_take_out,
 )
-from sessions_app.services.timeline import chat_post
 from tests.factories import (
     CharacterFactory,
     MembershipFactory,

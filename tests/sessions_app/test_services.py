@@ -7,6 +7,7 @@ from django.db import transaction
 
 from sessions_app.kinds.registry import PayloadError, UnknownKind
 from sessions_app.models import GameSession, Invite, Membership, Table, TimelineEvent
+from sessions_app.services.chat import CHAT_MAX_LENGTH, chat_post
 from sessions_app.services.tables import (
     InviteError,
     invite_accept,
@@ -15,13 +16,7 @@ from sessions_app.services.tables import (
     table_create,
     user_signup_and_accept,
 )
-from sessions_app.services.timeline import (
-    CHAT_MAX_LENGTH,
-    chat_post,
-    presence_enter,
-    presence_leave,
-    timeline_append,
-)
+from sessions_app.services.timeline import presence_enter, presence_leave, timeline_append
 from tests.factories import standard_profile
 
 User = get_user_model()

@@ -5,9 +5,9 @@ from django.test import Client
 from django.urls import reverse
 
 from sessions_app.models import Appearance, GameSession, Scene, StageRequest, TimelineEvent
+from sessions_app.services.chat import chat_post
 from sessions_app.services.play import phase_advance
 from sessions_app.services.scenes import scene_start, stage_take_out
-from sessions_app.services.timeline import chat_post
 from tests.factories import CharacterFactory, MembershipFactory, UserFactory
 
 HTMX = {"HTTP_HX_REQUEST": "true"}

@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from sessions_app.services.timeline import chat_post
+from sessions_app.services.chat import chat_post
 from sessions_app.time_zones import TIME_ZONE_COOKIE, zone_from_cookie
 
 

@@ -5,8 +5,8 @@ from django.test import Client
 from django.urls import reverse
 
 from sessions_app.models import GameSession, Membership, Table, TimelineEvent
+from sessions_app.services.chat import chat_post
 from sessions_app.services.tables import invite_create
-from sessions_app.services.timeline import chat_post
 from tests.factories import PASSWORD, standard_profile
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
