@@ -11,8 +11,10 @@ import json
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
+from django.utils.translation import get_supported_language_variant
 
 from sessions_app.kinds.registry import Panel, panels_changed
 from sessions_app.selectors.checks import pending_checks_for
@@ -297,9 +299,6 @@ class SessionConsumer(AsyncWebsocketConsumer):
 
 def _language_from_scope(scope) -> str:
     """Pick the language the page was rendered in: the language cookie, else Accept-Language."""
-    from django.conf import settings
-    from django.utils.translation import get_supported_language_variant
-
     headers = dict(scope.get("headers") or [])
     cookies = scope.get("cookies") or {}
     candidates = []

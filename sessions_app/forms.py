@@ -5,8 +5,10 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from .judgement import display_name
 from .models import RulesProfile
 from .services.chat import CHAT_MAX_LENGTH
+from .services.experience import AwardLine
 from .templatetags.srs_tags import experience_label
 
 
@@ -66,8 +68,6 @@ class ChatForm(forms.Form):
 
 def _value_name_choices(profile, characters=()) -> list[tuple[str, str]]:
     """Judgement value names from the profile, then any extra names on the sheets."""
-    from .judgement import display_name
-
     names = list(profile.judgement_value_names or [])
     for character in characters:
         for name in character.judgement_values:
@@ -206,8 +206,6 @@ class CharacterForm(forms.Form):
     )
 
     def __init__(self, *args, value_names, resource_names=(), character=None, **kwargs):
-        from .judgement import display_name
-
         super().__init__(*args, **kwargs)
         self.value_names = list(value_names)
         self.resource_names = list(resource_names)
@@ -518,8 +516,6 @@ class AwardForm(forms.Form):
 
     def awards(self):
         """Return {user id: [AwardLine]} from the ticked and filled-in lines."""
-        from .services.experience import AwardLine
-
         awards = {}
         for person in self.people:
             lines = []

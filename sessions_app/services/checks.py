@@ -24,6 +24,8 @@ from ..models import (
     GameSession,
     Membership,
     Roll,
+    Scene,
+    StageRequest,
     TimelineEvent,
 )
 from ..srs_messages import command_error_message
@@ -418,8 +420,6 @@ def _entry_scene_lock(request_id: int) -> None:
     """Lock the scene an entry check may put its character into, before the check itself:
     scene_end takes the scene first too, so a roll and the end of the scene queue up
     instead of deadlocking. Other checks have no such scene and lock nothing here."""
-    from ..models import Scene, StageRequest
-
     Scene.objects.select_for_update().filter(
         pk__in=StageRequest.objects.filter(check_request_id=request_id).values("scene_id")
     ).first()

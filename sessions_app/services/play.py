@@ -23,7 +23,9 @@ from ..models import (
     Scene,
     TimelineEvent,
 )
+from ..selectors.scenes import session_players
 from .access import require_gm, require_member
+from .scenes import scene_end
 from .timeline import timeline_append
 
 PREPARATION_ITEMS = ("rulebook", "scenario", "tools")
@@ -137,8 +139,6 @@ def player_order_move(*, session: GameSession, by, user_id: int, offset: int) ->
         raise ValidationError(_("A player moves one place at a time."))
     with transaction.atomic():
         session = _locked(session)
-        from ..selectors.scenes import session_players
-
         players = session_players(session=session)
         order = [player.pk for player in players]
         if user_id not in order:
@@ -252,8 +252,6 @@ def phase_advance(*, session: GameSession, by, from_phase: str) -> str:
         if following == Phase.OPENING and not locked.rules_profile.scenes_enabled:
             _continuous_scene_start(locked, by)
         if following == Phase.AFTER_PLAY and continuous:
-            from .scenes import scene_end
-
             scene_end(session=locked, by=by, backstage_notes="")
     return following
 

@@ -9,6 +9,7 @@ from django.utils.translation import pgettext
 
 from .. import srs
 from ..judgement import display_name
+from ..models import SHIPPED_EXPERIENCE_LABELS, Phase
 from ..shipped_names import shown_name
 
 register = template.Library()
@@ -91,8 +92,6 @@ def die_src(face) -> str:
 
 @register.filter
 def phase_label(phase: str) -> str:
-    from ..models import Phase
-
     try:
         return Phase(phase).label
     except ValueError:
@@ -102,6 +101,4 @@ def phase_label(phase: str) -> str:
 @register.filter
 def experience_label(label: str) -> str:
     """Translate the experience lines the app ships; a group's own reasons show as typed."""
-    from ..models import SHIPPED_EXPERIENCE_LABELS
-
     return shown_name(label, SHIPPED_EXPERIENCE_LABELS)

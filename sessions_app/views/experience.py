@@ -34,6 +34,7 @@ from sessions_app.services.experience import (
     session_close,
 )
 
+from ..charts import line_chart_svg
 from ..forms import AwardForm, CleanupForm, CorrectionForm, GrowthForm
 from ..models import Character, ExperienceEntry, Membership, Phase, Table
 from .common import apply_errors, member_session
@@ -285,8 +286,6 @@ def experience_correct(request, table_id: int, user_id: int):
 
 def _balance_chart(table):
     """The table's members' balances over its sessions, drawn on the server (SVG)."""
-    from ..charts import line_chart_svg
-
     series = experience_balances(table=table)
     if not series:
         return None
