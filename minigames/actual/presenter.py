@@ -14,6 +14,8 @@ from minigames.models import Match
 from . import engine
 
 TEMPLATE = "minigames/actual_board.html"
+# How a won match reads in the timeline: Actual names the pieces the winner had left.
+WON_TEMPLATE = "minigames/kinds/actual_won.html"
 COLUMN_NAMES = "abcde"
 
 
