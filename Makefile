@@ -45,15 +45,13 @@ check-chromium:
 
 # Browser tests run as their own pytest run: Playwright's sync API leaves an event loop
 # behind that breaks the database and async tests which would follow it.
-# Tests close database connections after each use (CONN_MAX_AGE=0) so that no worker
-# thread still holds the test database when it is dropped.
 test: check-python $(VENV)/.installed-dev check-chromium
 	@$(PY) manage.py collectstatic --noinput -v0
-	CONN_MAX_AGE=0 $(PY) -m pytest -m "not browser"
-	CONN_MAX_AGE=0 $(PY) -m pytest -m browser
+	$(PY) -m pytest -m "not browser"
+	$(PY) -m pytest -m browser
 
 test-fast: check-python $(VENV)/.installed-dev
-	CONN_MAX_AGE=0 $(PY) -m pytest -m "not browser and not multiprocess"
+	$(PY) -m pytest -m "not browser and not multiprocess"
 
 bench: check-python $(VENV)/.installed-dev
 	@$(PY) manage.py collectstatic --noinput -v0

@@ -66,7 +66,6 @@ if ARGS.postgres:
     if POSTGRES_URL is None:
         sys.exit(0)
     os.environ["DATABASE_URL"] = POSTGRES_URL
-    os.environ["CONN_MAX_AGE"] = "0"
 
 import django  # noqa: E402
 
@@ -262,7 +261,7 @@ def main() -> int:
             prefix = f"bench-{os.getpid()}-{time.time_ns()}"
             _run(
                 "PostgreSQL + Redis",
-                {"REDIS_URL": ARGS.redis_url, "CHANNELS_PREFIX": prefix, "CONN_MAX_AGE": "0"},
+                {"REDIS_URL": ARGS.redis_url, "CHANNELS_PREFIX": prefix},
             )
         finally:
             _drop_scratch_database()
