@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from sessions_app.models import Character, GameSession, Membership
-from sessions_app.selectors.tables import membership_get
+from sessions_app.services.access import is_gm, require_gm, require_member
 from sessions_app.services.stage import stage_require
 from sessions_app.services.timeline import broadcast, timeline_append
 
@@ -41,9 +41,11 @@ class SeatSpec:
 
 
 def _check_session_seats(session: GameSession, by, seats: list[SeatSpec]) -> Membership:
-    membership = membership_get(user=by, table_id=session.table_id)
-    if membership is None:
-        raise PermissionDenied(_("Only members of this table can start a match here."))
+    membership = require_member(
+        user=by,
+        table_id=session.table_id,
+        message=_("Only members of this table can start a match here."),
+    )
     if len(seats) != 2 or seats[0].character.pk == seats[1].character.pk:
         raise ValidationError(_("A match needs two different characters."))
     cast = set(session.characters.values_list("pk", flat=True))
@@ -60,8 +62,7 @@ def _check_session_seats(session: GameSession, by, seats: list[SeatSpec]) -> Mem
             raise ValidationError(_("Only an NPC can be played by the computer."))
         if seat.level not in BOT_LEVELS:
             raise ValidationError(_("Unknown computer strength."))
-    is_gm = membership.role == Membership.Role.GM
-    if not is_gm and not any(seat.character.owner_id == by.pk for seat in seats):
+    if not is_gm(membership) and not any(seat.character.owner_id == by.pk for seat in seats):
         raise PermissionDenied(_("Players start matches for their own characters only."))
     return membership
 
@@ -282,8 +283,12 @@ def match_move(*, match_id: int, by, action: dict, version: int) -> Match:
         seat = match.seat_of(by)
         if seat is None:
             raise PermissionDenied(_("You are not playing in this match."))
-        if match.session_id and membership_get(user=by, table_id=match.session.table_id) is None:
-            raise PermissionDenied(_("You are not playing in this match."))
+        if match.session_id:
+            require_member(
+                user=by,
+                table_id=match.session.table_id,
+                message=_("You are not playing in this match."),
+            )
         # A setup only replaces the seat's own secret choices until both are ready, so it
         # need not wait for the other seat's news; every other move must be current.
         if match.version != version and action.get("type") != "setup":
@@ -329,9 +334,7 @@ def match_outcome_record(*, match: Match, by, label: str) -> None:
     """Let the GM take a finished match as the outcome of a contest in the story."""
     if match.session_id is None:
         raise ValidationError(_("A practice game decides nothing in a session."))
-    membership = membership_get(user=by, table_id=match.session.table_id)
-    if membership is None or membership.role != Membership.Role.GM:
-        raise PermissionDenied(_("Only the GM can do that."))
+    require_gm(user=by, table_id=match.session.table_id)
     label = (label or "").strip()
     if not label:
         raise ValidationError(_("Say what the match decides."))

@@ -10,8 +10,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
-from sessions_app.selectors.tables import membership_get
-from sessions_app.views.common import apply_errors, member_session
+from sessions_app.services.access import is_member, member_session_or_404
+from sessions_app.views.common import apply_errors
 
 from . import services
 from .acticsx import cards as acticsx_cards
@@ -29,7 +29,7 @@ def _viewable(request, match_id: int) -> Match:
     match = get_object_or_404(Match.objects.select_related("session"), pk=match_id)
     if match.seat_of(request.user) is not None:
         return match
-    if match.session_id and membership_get(user=request.user, table_id=match.session.table_id):
+    if match.session_id and is_member(user=request.user, table_id=match.session.table_id):
         return match
     raise Http404
 
@@ -37,7 +37,7 @@ def _viewable(request, match_id: int) -> Match:
 @login_required
 @require_POST
 def match_create(request, session_id: int):
-    session, _membership = member_session(request, session_id)
+    session, _membership = member_session_or_404(user=request.user, session_id=session_id)
     characters = match_characters(session)
     form = MatchForm(request.POST, characters=characters, user=request.user)
     match = None

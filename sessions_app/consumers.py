@@ -18,8 +18,8 @@ from django.utils.translation import get_supported_language_variant
 
 from sessions_app.kinds.registry import Panel, panels_changed
 from sessions_app.selectors.checks import pending_checks_for
-from sessions_app.selectors.tables import session_for_member
 from sessions_app.selectors.timeline import events_after, present_users, session_last_seq
+from sessions_app.services.access import is_gm, member_session
 from sessions_app.services.timeline import presence_enter, presence_leave, presence_seen
 
 from . import rooms
@@ -171,7 +171,7 @@ class SessionConsumer(AsyncWebsocketConsumer):
     def _render_stage(self) -> str:
         """The stage panel as this member sees it (requests they may decide, their own
         characters' buttons); it holds buttons only, so replacing it loses no typing."""
-        session = session_for_member(user=self.user, session_id=self.session_id)[0]
+        session = member_session(user=self.user, session_id=self.session_id)[0]
         context = stage_context(session, self.user, self.is_gm)
         with self._as_viewer():
             return render_to_string(
@@ -188,11 +188,11 @@ class SessionConsumer(AsyncWebsocketConsumer):
     @database_sync_to_async
     def _access(self) -> bool | None:
         """Return whether the user is the GM, or None if they may not be in this room."""
-        found = session_for_member(user=self.user, session_id=self.session_id)
+        found = member_session(user=self.user, session_id=self.session_id)
         if found is None:
             return None
         _session, membership = found
-        return membership.role == membership.Role.GM
+        return is_gm(membership)
 
     @database_sync_to_async
     def _session_last_seq(self) -> int:
@@ -223,7 +223,7 @@ class SessionConsumer(AsyncWebsocketConsumer):
     def _check_context(self):
         items = pending_checks_for(session_id=self.session_id, user=self.user, is_gm=self.is_gm)
         return items, {
-            "session": session_for_member(user=self.user, session_id=self.session_id)[0],
+            "session": member_session(user=self.user, session_id=self.session_id)[0],
             "viewer": self.user,
             "viewer_is_gm": self.is_gm,
         }

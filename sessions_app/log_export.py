@@ -16,7 +16,6 @@ import re
 from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
-from django.core.exceptions import PermissionDenied
 from django.template import engines
 from django.template.loader import render_to_string
 from django.utils import timezone
@@ -25,8 +24,9 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from sessions_app.kinds.registry import LogPlace, Topic, log_place, topic_of
-from sessions_app.selectors.tables import membership_get, table_members
+from sessions_app.selectors.tables import table_members
 from sessions_app.selectors.timeline import visible_events
+from sessions_app.services.access import is_gm, require_member
 
 from .models import (
     MAIN_PLAY_PHASES,
@@ -131,14 +131,16 @@ class LogPhase:
 def log_viewer(*, session: GameSession, user, membership: Membership | None = None) -> LogViewer:
     """Describe what `user` may see of the session's log (they must be a member)."""
     if membership is None:
-        membership = membership_get(user=user, table_id=session.table_id)
-    if membership is None:
-        raise PermissionDenied(_("Only members of this table can read its sessions."))
+        membership = require_member(
+            user=user,
+            table_id=session.table_id,
+            message=_("Only members of this table can read its sessions."),
+        )
     imported = ImportedLog.objects.filter(session_id=session.pk).first()
     return LogViewer(
         session=session,
         user=user,
-        is_gm=membership.role == Membership.Role.GM,
+        is_gm=is_gm(membership),
         imported=imported,
     )
 

@@ -1,15 +1,10 @@
-"""Reads about tables: members, the GM, rules profiles, sheets, a member's session."""
+"""Reads about tables: memberships, members, rules profiles, characters."""
 
 from __future__ import annotations
 
 from django.db.models import Q, QuerySet
 
-from ..models import (
-    GameSession,
-    Membership,
-    RulesProfile,
-    Table,
-)
+from ..models import Membership, RulesProfile, Table
 
 
 def membership_get(*, user, table_id: int) -> Membership | None:
@@ -23,15 +18,6 @@ def membership_get(*, user, table_id: int) -> Membership | None:
         return None
 
 
-def is_member(user, table: Table) -> bool:
-    return membership_get(user=user, table_id=table.pk) is not None
-
-
-def is_gm(user, table: Table) -> bool:
-    membership = membership_get(user=user, table_id=table.pk)
-    return membership is not None and membership.role == Membership.Role.GM
-
-
 def tables_for_user(*, user) -> QuerySet[Table]:
     return Table.objects.filter(memberships__user=user).select_related("gm").distinct()
 
@@ -42,18 +28,6 @@ def table_members(*, table: Table) -> QuerySet[Membership]:
 
 def rules_profiles_for_table(*, table: Table) -> QuerySet[RulesProfile]:
     return RulesProfile.objects.filter(Q(table__isnull=True) | Q(table=table))
-
-
-def session_for_member(*, user, session_id: int) -> tuple[GameSession, Membership] | None:
-    """Return the session and the user's membership of its table, or None if not a member."""
-    try:
-        session = GameSession.objects.select_related("table", "rules_profile").get(pk=session_id)
-    except GameSession.DoesNotExist:
-        return None
-    membership = membership_get(user=user, table_id=session.table_id)
-    if membership is None:
-        return None
-    return session, membership
 
 
 def table_characters(*, table: Table, kind: str | None = None):

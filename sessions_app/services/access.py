@@ -1,12 +1,42 @@
-"""Who may act at a table: the one place services and views ask for a member or its GM."""
+"""Who may act at a table: the one place services, views, the consumer and the games ask
+whether someone is a member, the GM or a player.
+
+One rule for outsiders. Whatever is looked up by its id on their behalf (a page, a partial,
+the room's socket) is not there for them: `*_or_404` raises Http404 and the consumer closes,
+so an outsider cannot even learn that a session or table exists. A service handed an object
+refuses with PermissionDenied and says who may (`require_member`, `require_gm`).
+"""
 
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
+from django.db.models import Exists
+from django.http import Http404
 from django.utils.translation import gettext as _
 
-from ..models import Membership
+from ..models import GameSession, Membership, Table
 from ..selectors.tables import membership_get
+
+
+def is_gm(membership: Membership | None) -> bool:
+    """Whether a membership (or its absence) is the table's GM."""
+    return membership is not None and membership.role == Membership.Role.GM
+
+
+def is_player(membership: Membership | None) -> bool:
+    """Whether a membership (or its absence) is one of the table's players (not the GM)."""
+    return membership is not None and membership.role == Membership.Role.PLAYER
+
+
+def is_member(*, user, table_id: int) -> bool:
+    """Whether the user belongs to the table (anonymous users never do)."""
+    return membership_get(user=user, table_id=table_id) is not None
+
+
+def member_exists(*, user, table_id) -> Exists:
+    """The same question as `is_member`, asked inside another query: `table_id` may be an
+    OuterRef, so a locked read can carry the check instead of a statement of its own."""
+    return Exists(Membership.objects.filter(table_id=table_id, user_id=user.pk))
 
 
 def require_member(*, user, table_id: int, message: str | None = None) -> Membership:
@@ -25,6 +55,39 @@ def require_gm(*, user, table_id: int, message: str | None = None) -> Membership
     return membership
 
 
-def is_gm(membership: Membership | None) -> bool:
-    """Whether a membership (or its absence) is the table's GM."""
-    return membership is not None and membership.role == Membership.Role.GM
+def member_session(*, user, session_id: int) -> tuple[GameSession, Membership] | None:
+    """Return the session and the user's membership of its table, or None for anyone who is
+    not a member; a session that does not exist looks the same."""
+    try:
+        session = GameSession.objects.select_related("table", "rules_profile").get(pk=session_id)
+    except GameSession.DoesNotExist:
+        return None
+    membership = membership_get(user=user, table_id=session.table_id)
+    if membership is None:
+        return None
+    return session, membership
+
+
+def member_session_or_404(*, user, session_id: int) -> tuple[GameSession, Membership]:
+    """Return the session and the user's membership of its table; 404 for anyone else."""
+    found = member_session(user=user, session_id=session_id)
+    if found is None:
+        raise Http404
+    return found
+
+
+def member_table_or_404(*, user, table_id: int) -> tuple[Table, Membership]:
+    """Return the table (with its GM) and the user's membership of it; 404 for anyone else."""
+    try:
+        table = Table.objects.select_related("gm").get(pk=table_id)
+    except Table.DoesNotExist:
+        raise Http404 from None
+    return table, membership_or_404(user=user, table_id=table.pk)
+
+
+def membership_or_404(*, user, table_id: int) -> Membership:
+    """Return the user's membership of a table the caller already has; 404 for anyone else."""
+    membership = membership_get(user=user, table_id=table_id)
+    if membership is None:
+        raise Http404
+    return membership

@@ -6,8 +6,9 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from ..models import Character, GameSession, Membership, Phase, Table
+from ..models import Character, GameSession, Phase, Table
 from ..selectors.tables import membership_get
+from .access import is_gm, require_member
 
 JUDGEMENT_VALUE_RANGE = (-99, 99)
 
@@ -77,10 +78,10 @@ def character_create(
     notes: str = "",
 ) -> Character:
     """Create a sheet: any member may create their own PC; only the GM creates NPCs."""
-    membership = membership_get(user=by, table_id=table.pk)
-    if membership is None:
-        raise PermissionDenied(_("Only members of this table can create characters."))
-    if kind == Character.Kind.NPC and membership.role != Membership.Role.GM:
+    membership = require_member(
+        user=by, table_id=table.pk, message=_("Only members of this table can create characters.")
+    )
+    if kind == Character.Kind.NPC and not is_gm(membership):
         raise PermissionDenied(_("Only the GM creates NPCs."))
     character = Character(
         table=table,
@@ -100,8 +101,7 @@ def character_create(
 def can_edit_character(user, character: Character) -> bool:
     """Owners edit their PCs, the GM edits NPCs; nobody else edits a sheet."""
     if character.kind == Character.Kind.NPC:
-        membership = membership_get(user=user, table_id=character.table_id)
-        return membership is not None and membership.role == Membership.Role.GM
+        return is_gm(membership_get(user=user, table_id=character.table_id))
     return user.is_authenticated and character.owner_id == user.pk
 
 
@@ -139,9 +139,8 @@ def session_character_set(
     if session.phase == Phase.CLOSED:
         # The cast is part of the record the group signed off.
         raise ValidationError(_("This session is closed: its record is read-only."))
-    membership = membership_get(user=by, table_id=session.table_id)
-    is_gm = membership is not None and membership.role == Membership.Role.GM
-    if not is_gm and character.owner_id != getattr(by, "pk", None):
+    by_gm = is_gm(membership_get(user=by, table_id=session.table_id))
+    if not by_gm and character.owner_id != getattr(by, "pk", None):
         raise PermissionDenied(_("Only the GM or the character's player can change this."))
     with transaction.atomic():
         if taking_part:

@@ -6,8 +6,9 @@ from __future__ import annotations
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils.translation import gettext as _
 
-from ..models import GameSession, Membership, TimelineEvent
+from ..models import GameSession, TimelineEvent
 from ..selectors.tables import membership_get
+from .access import is_gm, is_player, require_member
 from .stage import speaker_check
 from .timeline import timeline_append
 
@@ -28,10 +29,12 @@ def chat_post(
 ) -> TimelineEvent:
     """Post a line to the session: out of character, in character (as a character on stage),
     GM narration, a GM-only note, or a whisper between the GM and one player."""
-    membership = membership_get(user=by, table_id=session.table_id)
-    if membership is None:
-        raise PermissionDenied(_("Only members of this table can write in its sessions."))
-    is_gm = membership.role == Membership.Role.GM
+    membership = require_member(
+        user=by,
+        table_id=session.table_id,
+        message=_("Only members of this table can write in its sessions."),
+    )
+    by_gm = is_gm(membership)
     text = (text or "").strip()
     if not text:
         raise ValidationError({"text": _("Write something first.")})
@@ -41,7 +44,7 @@ def chat_post(
         )
     if mode not in CHAT_MODES:
         raise ValidationError({"mode": _("Choose how to say it.")})
-    if gm_only and not is_gm:
+    if gm_only and not by_gm:
         raise PermissionDenied(_("Only the GM can write GM-only notes."))
     payload = {"text": text}
     if mode == "ic":
@@ -50,25 +53,24 @@ def chat_post(
         speaker_check(session, by, character)
         payload.update({"mode": mode, "character": character.name, "character_id": character.pk})
     elif mode == "narration":
-        if not is_gm:
+        if not by_gm:
             raise PermissionDenied(_("Only the GM narrates."))
         payload["mode"] = mode
     elif mode == "whisper":
-        return _whisper(session, by, text, to, is_gm)
+        return _whisper(session, by, text, to, by_gm)
     visibility = TimelineEvent.Visibility.GM if gm_only else TimelineEvent.Visibility.EVERYONE
     return timeline_append(
         session=session, kind="chat", actor=by, payload=payload, visibility=visibility
     )
 
 
-def _whisper(session: GameSession, by, text: str, to, is_gm: bool) -> TimelineEvent:
+def _whisper(session: GameSession, by, text: str, to, by_gm: bool) -> TimelineEvent:
     """A private line between the GM and one player: nobody else receives it."""
-    if is_gm:
+    if by_gm:
         recipient = to
         if recipient is None or recipient.pk == by.pk:
             raise ValidationError({"to": _("Choose the player to whisper to.")})
-        target = membership_get(user=recipient, table_id=session.table_id)
-        if target is None or target.role != Membership.Role.PLAYER:
+        if not is_player(membership_get(user=recipient, table_id=session.table_id)):
             raise ValidationError({"to": _("You can whisper only to a player of this table.")})
         player = recipient
     else:
@@ -78,7 +80,7 @@ def _whisper(session: GameSession, by, text: str, to, is_gm: bool) -> TimelineEv
         session=session,
         kind="whisper",
         actor=by,
-        payload={"text": text, "to": player.get_username() if is_gm else "", "to_gm": not is_gm},
+        payload={"text": text, "to": player.get_username() if by_gm else "", "to_gm": not by_gm},
         visibility=TimelineEvent.Visibility.USERS,
         audience=[player],
     )

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Exists, OuterRef
+from django.db.models import OuterRef
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
@@ -22,14 +22,13 @@ from ..models import (
     CheckRequest,
     Contest,
     GameSession,
-    Membership,
     Roll,
     Scene,
     StageRequest,
     TimelineEvent,
 )
 from ..srs_messages import command_error_message
-from .access import require_gm, require_member
+from .access import is_gm, is_player, member_exists, require_gm, require_member
 from .stage import entry_check_resolved, stage_require
 from .timeline import timeline_append
 
@@ -360,7 +359,7 @@ def _append_twin(session, actor, kind, payload, *, exclude) -> None:
     others = [
         membership.user
         for membership in session.table.memberships.select_related("user")
-        if membership.role == Membership.Role.PLAYER and membership.user_id not in excluded
+        if is_player(membership) and membership.user_id not in excluded
     ]
     if others:
         timeline_append(
@@ -404,11 +403,7 @@ def _locked_request(request_id, by, session_id) -> CheckRequest | None:
     requests = (
         CheckRequest.objects.select_for_update()
         .select_related("character", "session")
-        .annotate(
-            roller_is_member=Exists(
-                Membership.objects.filter(table_id=OuterRef("session__table_id"), user_id=by.pk)
-            )
-        )
+        .annotate(roller_is_member=member_exists(user=by, table_id=OuterRef("session__table_id")))
         .filter(pk=request_id)
     )
     if session_id is not None:
@@ -432,7 +427,7 @@ def _check_roll_locked(
     if request is None:
         raise ValidationError(_("That check does not exist."))
     if not request.roller_is_member:
-        raise PermissionDenied(_("Only members of this table can roll in its sessions."))
+        raise PermissionDenied(_(NOT_A_ROLLER))
     if not can_roll(by, request.character):
         raise PermissionDenied(
             _("Only %(character)s's player can roll this check.")
@@ -553,9 +548,8 @@ def _already(session: GameSession, kind: str, roll: Roll) -> bool:
 def roll_reveal(*, roll: Roll, by) -> None:
     """Show a secret roll (or a secret difficulty) to everyone: a new event, the roll unchanged."""
     membership = require_member(user=by, table_id=roll.session.table_id, message=_(NOT_A_ROLLER))
-    is_gm = membership.role == Membership.Role.GM
     own_command = roll.source == Roll.Source.COMMAND and roll.roller_id == by.pk
-    if not (is_gm or own_command):
+    if not (is_gm(membership) or own_command):
         raise PermissionDenied(_("Only the GM can reveal this roll."))
     if not (roll.secret or roll.difficulty_secret):
         raise ValidationError(_("This roll is already public."))

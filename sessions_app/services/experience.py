@@ -27,8 +27,8 @@ from ..models import (
 )
 from ..selectors.experience import balance_of
 from ..selectors.scenes import session_players
-from ..selectors.tables import membership_get, table_profile
-from .access import require_gm
+from ..selectors.tables import table_profile
+from .access import require_gm, require_member
 from .characters import JUDGEMENT_VALUE_RANGE
 from .timeline import timeline_append
 
@@ -258,8 +258,7 @@ def growth_spend(
     if character.kind != Character.Kind.PC or character.owner_id != getattr(by, "pk", None):
         raise PermissionDenied(_("You can spend experience only on your own PCs."))
     table = character.table
-    if membership_get(user=by, table_id=table.pk) is None:
-        raise PermissionDenied(_("Only members of this table can do that."))
+    require_member(user=by, table_id=table.pk)
     profile = table_profile(table=table)
     if not profile.growth_enabled:
         raise ValidationError(

@@ -16,7 +16,6 @@ from ..models import (
     GameSession,
     Handout,
     HandoutReveal,
-    Membership,
     Participation,
     Phase,
     Scenario,
@@ -24,7 +23,7 @@ from ..models import (
     TimelineEvent,
 )
 from ..selectors.scenes import session_players
-from .access import require_gm, require_member
+from .access import is_gm, require_gm, require_member
 from .scenes import scene_end
 from .timeline import timeline_append
 
@@ -162,9 +161,8 @@ def player_order_move(*, session: GameSession, by, user_id: int, offset: int) ->
 
 def intro_present(*, session: GameSession, by, character: Character, text: str) -> None:
     """A player presents their PC to the table (or the GM marks the introduction done)."""
-    membership = require_member(user=by, table_id=session.table_id)
-    is_gm = membership.role == Membership.Role.GM
-    if character.owner_id != by.pk and not is_gm:
+    by_gm = is_gm(require_member(user=by, table_id=session.table_id))
+    if character.owner_id != by.pk and not by_gm:
         raise PermissionDenied(
             _("Only %(name)s's player can introduce it.") % {"name": character.name}
         )
@@ -176,7 +174,7 @@ def intro_present(*, session: GameSession, by, character: Character, text: str) 
                 % {"limit": INTRO_MAX_LENGTH}
             }
         )
-    if not text and not is_gm:
+    if not text and not by_gm:
         raise ValidationError({"text": _("Write a few words about your character first.")})
     with transaction.atomic():
         row = _participation(session, character)

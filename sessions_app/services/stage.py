@@ -13,12 +13,12 @@ from ..models import (
     Character,
     CheckRequest,
     GameSession,
-    Membership,
     Scene,
     StageRequest,
 )
 from ..selectors.scenes import on_stage_ids, running_scene
 from ..selectors.tables import membership_get
+from .access import is_gm
 from .timeline import timeline_append
 
 
@@ -88,8 +88,7 @@ def entry_check_resolved(check: CheckRequest, result: srs.CheckResult, by) -> No
 
 def speaker_check(session: GameSession, by, character: Character) -> None:
     """Only a character on stage speaks in character, and only its player (or the GM for NPCs)."""
-    membership = membership_get(user=by, table_id=session.table_id)
-    is_gm = membership is not None and membership.role == Membership.Role.GM
-    if character.owner_id != by.pk and not (is_gm and character.kind == Character.Kind.NPC):
+    by_gm = is_gm(membership_get(user=by, table_id=session.table_id))
+    if character.owner_id != by.pk and not (by_gm and character.kind == Character.Kind.NPC):
         raise PermissionDenied(_("You can only speak as your own characters."))
     stage_require(session, character)

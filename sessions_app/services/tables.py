@@ -7,13 +7,13 @@ import datetime
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ..models import GameSession, Invite, Membership, RulesProfile, Table
-from ..selectors.tables import is_gm
+from .access import require_gm
 from .timeline import timeline_append
 
 User = get_user_model()
@@ -36,8 +36,7 @@ def table_create(*, gm, name: str) -> Table:
 
 def invite_create(*, table: Table, by, lifetime: datetime.timedelta | None = None) -> Invite:
     """Create an invitation link for `table`; only its GM may."""
-    if not is_gm(by, table):
-        raise PermissionDenied(_("Only the table's GM can invite players."))
+    require_gm(user=by, table_id=table.pk, message=_("Only the table's GM can invite players."))
     if lifetime is None:
         lifetime = datetime.timedelta(days=settings.INVITE_LIFETIME_DAYS)
     return Invite.objects.create(table=table, created_by=by, expires_at=timezone.now() + lifetime)
@@ -82,8 +81,7 @@ def session_create(
     *, table: Table, by, title: str, scheduled_for: datetime.date, rules_profile: RulesProfile
 ) -> GameSession:
     """Create a session of `table`; only its GM may."""
-    if not is_gm(by, table):
-        raise PermissionDenied(_("Only the table's GM can create sessions."))
+    require_gm(user=by, table_id=table.pk, message=_("Only the table's GM can create sessions."))
     if rules_profile.table_id not in (None, table.pk):
         raise ValidationError({"rules_profile": _("That rules profile belongs to another table.")})
     session = GameSession(
@@ -109,8 +107,9 @@ def table_profile_save(*, table: Table, by, form) -> RulesProfile:
 
     A shipped profile is never changed: the first edit makes the table its own copy.
     """
-    if not is_gm(by, table):
-        raise PermissionDenied(_("Only the table's GM can change its rules profile."))
+    require_gm(
+        user=by, table_id=table.pk, message=_("Only the table's GM can change its rules profile.")
+    )
     profile = form.save(commit=False)
     if profile.table_id != table.pk:
         profile.pk = None

@@ -11,7 +11,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from sessions_app.selectors.experience import character_growth
-from sessions_app.selectors.tables import membership_get, table_characters, table_profile
+from sessions_app.selectors.tables import table_characters, table_profile
+from sessions_app.services.access import is_gm, member_table_or_404, membership_or_404
 from sessions_app.services.characters import can_edit_character, character_create, character_update
 from sessions_app.services.tables import table_profile_save
 
@@ -20,23 +21,15 @@ from ..models import Character, Membership, Table
 from .common import apply_errors
 
 
-def _membership(request, table: Table) -> Membership:
-    membership = membership_get(user=request.user, table_id=table.pk)
-    if membership is None:
-        raise Http404
-    return membership
-
-
 def _may_view_sheet(user, membership: Membership, character: Character) -> bool:
     """Players see their own sheets; the GM sees all of them."""
-    return membership.role == Membership.Role.GM or character.owner_id == user.pk
+    return is_gm(membership) or character.owner_id == user.pk
 
 
 @login_required
 def character_list(request, table_id: int):
-    table = get_object_or_404(Table, pk=table_id)
-    membership = _membership(request, table)
-    viewer_is_gm = membership.role == Membership.Role.GM
+    table, membership = member_table_or_404(user=request.user, table_id=table_id)
+    viewer_is_gm = is_gm(membership)
     characters = table_characters(table=table)
     if not viewer_is_gm:
         characters = characters.filter(kind=Character.Kind.PC)
@@ -63,10 +56,9 @@ def _resource_names(table: Table) -> list[str]:
 @login_required
 @require_http_methods(["GET", "POST"])
 def character_new(request, table_id: int):
-    table = get_object_or_404(Table, pk=table_id)
-    membership = _membership(request, table)
+    table, membership = member_table_or_404(user=request.user, table_id=table_id)
     kind = Character.Kind.NPC if request.GET.get("kind") == "npc" else Character.Kind.PC
-    if kind == Character.Kind.NPC and membership.role != Membership.Role.GM:
+    if kind == Character.Kind.NPC and not is_gm(membership):
         raise PermissionDenied
     form = CharacterForm(
         request.POST or None, value_names=_value_names(table), resource_names=_resource_names(table)
@@ -102,7 +94,7 @@ def character_edit(request, character_id: int):
     character = get_object_or_404(
         Character.objects.select_related("table", "owner"), pk=character_id
     )
-    membership = _membership(request, character.table)
+    membership = membership_or_404(user=request.user, table_id=character.table_id)
     if not _may_view_sheet(request.user, membership, character):
         raise Http404
     editable = can_edit_character(request.user, character)
@@ -151,9 +143,8 @@ def character_edit(request, character_id: int):
 @login_required
 @require_http_methods(["GET", "POST"])
 def profile_edit(request, table_id: int):
-    table = get_object_or_404(Table, pk=table_id)
-    membership = _membership(request, table)
-    if membership.role != Membership.Role.GM:
+    table, membership = member_table_or_404(user=request.user, table_id=table_id)
+    if not is_gm(membership):
         raise PermissionDenied
     profile = table_profile(table=table)
     # A shipped profile is copied on its first save: the copy starts with the name the GM

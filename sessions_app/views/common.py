@@ -1,11 +1,8 @@
-"""Helpers shared by the views: membership lookups and form error plumbing."""
+"""Helpers shared by the views: partial templates and form error plumbing."""
 
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
-from django.http import Http404
-
-from sessions_app.selectors.tables import session_for_member
 
 
 def partial_template(request, template: str, partial: str) -> str:
@@ -23,11 +20,3 @@ def apply_errors(form, error: ValidationError) -> None:
     else:
         for item in error.messages:
             form.add_error(None, item)
-
-
-def member_session(request, session_id: int):
-    """Return (session, membership) for a member, or raise 404 for anyone else."""
-    found = session_for_member(user=request.user, session_id=session_id)
-    if found is None:
-        raise Http404
-    return found

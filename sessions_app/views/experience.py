@@ -18,13 +18,14 @@ from sessions_app.selectors.experience import (
     ledger_for,
     sheet_sessions,
 )
-from sessions_app.selectors.tables import (
-    membership_get,
-    table_characters,
-    table_members,
-    table_profile,
-)
+from sessions_app.selectors.tables import table_characters, table_members, table_profile
 from sessions_app.services import experience as experience_services
+from sessions_app.services.access import (
+    is_gm,
+    is_member,
+    member_session_or_404,
+    member_table_or_404,
+)
 from sessions_app.services.experience import (
     CLEANUP_ITEMS,
     award_recipients,
@@ -37,11 +38,7 @@ from sessions_app.services.experience import (
 from ..charts import line_chart_svg
 from ..forms import AwardForm, CleanupForm, CorrectionForm, GrowthForm
 from ..models import Character, ExperienceEntry, Membership, Phase, Table
-from .common import apply_errors, member_session
-
-
-def _is_gm(membership: Membership) -> bool:
-    return membership.role == Membership.Role.GM
+from .common import apply_errors
 
 
 def _refused(request, error) -> None:
@@ -50,7 +47,7 @@ def _refused(request, error) -> None:
 
 
 def _afterplay_context(request, session, membership, *, award_form=None, cleanup_form=None):
-    viewer_is_gm = _is_gm(membership)
+    viewer_is_gm = is_gm(membership)
     context = {
         "session": session,
         "viewer_is_gm": viewer_is_gm,
@@ -75,12 +72,12 @@ def _afterplay_context(request, session, membership, *, award_form=None, cleanup
 @require_http_methods(["GET", "POST"])
 def afterplay(request, session_id: int):
     """The after-play panel: the GM's award form; everyone sees the awards once confirmed."""
-    session, membership = member_session(request, session_id)
+    session, membership = member_session_or_404(user=request.user, session_id=session_id)
     if session.phase not in (Phase.AFTER_PLAY, Phase.CLOSED):
         raise Http404
     form = None
     if request.method == "POST":
-        if not _is_gm(membership):
+        if not is_gm(membership):
             raise PermissionDenied
         form = AwardForm(
             request.POST,
@@ -107,8 +104,8 @@ def afterplay(request, session_id: int):
 @require_POST
 def afterplay_cleanup(request, session_id: int):
     """Save the cleanup checklist, or save it and close the session."""
-    session, membership = member_session(request, session_id)
-    if not _is_gm(membership):
+    session, membership = member_session_or_404(user=request.user, session_id=session_id)
+    if not is_gm(membership):
         raise PermissionDenied
     form = CleanupForm(request.POST, items=CLEANUP_ITEMS)
     form.is_valid()
@@ -127,13 +124,13 @@ def afterplay_cleanup(request, session_id: int):
 @login_required
 def session_sheet(request, session_id: int):
     """The printable session sheet (セッションシート): every member may read it."""
-    session, membership = member_session(request, session_id)
+    session, membership = member_session_or_404(user=request.user, session_id=session_id)
     return render(
         request,
         "sessions_app/session_sheet.html",
         {
             "session": session,
-            "viewer_is_gm": _is_gm(membership),
+            "viewer_is_gm": is_gm(membership),
             "sheet": experience_selectors.session_sheet(session=session),
         },
     )
@@ -142,8 +139,8 @@ def session_sheet(request, session_id: int):
 @login_required
 @require_POST
 def session_sheet_sign(request, session_id: int):
-    session, membership = member_session(request, session_id)
-    if not _is_gm(membership):
+    session, membership = member_session_or_404(user=request.user, session_id=session_id)
+    if not is_gm(membership):
         raise PermissionDenied
     try:
         experience_services.session_sheet_sign(session=session, by=request.user)
@@ -152,14 +149,6 @@ def session_sheet_sign(request, session_id: int):
     else:
         messages.success(request, _("The session sheet is signed."))
     return redirect("session_sheet", session_id=session.pk)
-
-
-def _member_table(request, table_id: int) -> tuple[Table, Membership]:
-    table = get_object_or_404(Table.objects.select_related("gm"), pk=table_id)
-    membership = membership_get(user=request.user, table_id=table.pk)
-    if membership is None:
-        raise Http404
-    return table, membership
 
 
 def _growth_form(request, table, data=None):
@@ -175,7 +164,7 @@ def _growth_form(request, table, data=None):
 @require_http_methods(["GET", "POST"])
 def experience_ledger(request, table_id: int):
     """My experience at this table: balance, every entry, and the growth form."""
-    table, membership = _member_table(request, table_id)
+    table, membership = member_table_or_404(user=request.user, table_id=table_id)
     form = _growth_form(request, table, request.POST if request.method == "POST" else None)
     profile = table_profile(table=table)
     if request.method == "POST" and form.is_valid():
@@ -203,12 +192,12 @@ def experience_ledger(request, table_id: int):
         "sessions_app/experience_ledger.html",
         {
             "table": table,
-            "viewer_is_gm": _is_gm(membership),
+            "viewer_is_gm": is_gm(membership),
             "entries": ledger_for(table=table, user=request.user),
             "balance": balance_of(table=table, user=request.user),
             "profile": profile,
             "growth_form": form,
-            "members": table_members(table=table) if _is_gm(membership) else [],
+            "members": table_members(table=table) if is_gm(membership) else [],
             "balance_chart": _balance_chart(table),
         },
         status=400 if form.errors else 200,
@@ -217,10 +206,10 @@ def experience_ledger(request, table_id: int):
 
 def _record_person(request, table: Table, membership: Membership, user_id: int):
     """The person whose record sheet is asked for: themselves, or anyone for the GM."""
-    if user_id != request.user.pk and not _is_gm(membership):
+    if user_id != request.user.pk and not is_gm(membership):
         raise Http404
     person = get_object_or_404(get_user_model(), pk=user_id)
-    if membership_get(user=person, table_id=table.pk) is None:
+    if not is_member(user=person, table_id=table.pk):
         raise Http404
     return person
 
@@ -234,13 +223,13 @@ def _correction_form(table, person, data=None):
 @login_required
 def record_sheet(request, table_id: int, user_id: int):
     """The printable record sheet (レコードシート) of one person at the table."""
-    table, membership = _member_table(request, table_id)
+    table, membership = member_table_or_404(user=request.user, table_id=table_id)
     person = _record_person(request, table, membership, user_id)
     return _render_record(request, table, membership, person)
 
 
 def _render_record(request, table, membership, person, *, correction_form=None, status=200):
-    viewer_is_gm = _is_gm(membership)
+    viewer_is_gm = is_gm(membership)
     return render(
         request,
         "sessions_app/record_sheet.html",
@@ -261,8 +250,8 @@ def _render_record(request, table, membership, person, *, correction_form=None, 
 @require_POST
 def experience_correct(request, table_id: int, user_id: int):
     """Append a correction to a person's ledger (the GM)."""
-    table, membership = _member_table(request, table_id)
-    if not _is_gm(membership):
+    table, membership = member_table_or_404(user=request.user, table_id=table_id)
+    if not is_gm(membership):
         raise PermissionDenied
     person = _record_person(request, table, membership, user_id)
     form = _correction_form(table, person, request.POST)

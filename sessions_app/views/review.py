@@ -12,16 +12,17 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from sessions_app.services import logs as log_services
+from sessions_app.services.access import member_session_or_404
 
 from .. import log_export
 from ..forms import LogImportForm
 from ..services.logs import MAX_BYTES
-from .common import apply_errors, member_session
+from .common import apply_errors
 from .stats import session_histogram
 
 
 def _viewer(request, session_id: int) -> log_export.LogViewer:
-    session, membership = member_session(request, session_id)
+    session, membership = member_session_or_404(user=request.user, session_id=session_id)
     return log_export.log_viewer(session=session, user=request.user, membership=membership)
 
 

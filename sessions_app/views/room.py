@@ -24,6 +24,7 @@ from sessions_app.selectors.tables import table_characters, table_members
 from sessions_app.selectors.timeline import present_users, recent_events
 from sessions_app.services import chat as chat_services
 from sessions_app.services import checks as check_services
+from sessions_app.services.access import is_gm, member_session_or_404
 from sessions_app.services.characters import session_character_set
 from sessions_app.services.checks import (
     ContestSide,
@@ -45,13 +46,9 @@ from ..forms import (
 )
 from ..models import Character, CheckRequest, Roll
 from ..presenters.stage import gm_scenario_context, speakers, stage_context
-from .common import apply_errors, member_session
+from .common import apply_errors
 
 TEMPLATE = "sessions_app/session_room.html"
-
-
-def _is_gm(membership) -> bool:
-    return membership.role == membership.Role.GM
 
 
 def _rollable_characters(session):
@@ -64,7 +61,7 @@ def _rollable_characters(session):
 
 
 def room_context(request, session, membership, *, full: bool = True, **overrides) -> dict:
-    viewer_is_gm = _is_gm(membership)
+    viewer_is_gm = is_gm(membership)
     characters = _rollable_characters(session).select_related("owner").order_by("kind", "name")
     npcs = Character.objects.filter(table=session.table, kind=Character.Kind.NPC).select_related(
         "owner"
@@ -127,13 +124,13 @@ def room_context(request, session, membership, *, full: bool = True, **overrides
 @login_required
 def earlier_events(request, session_id: int):
     """The lines before the oldest one the page shows, put in front of it."""
-    session, membership = member_session(request, session_id)
+    session, membership = member_session_or_404(user=request.user, session_id=session_id)
     try:
         before = int(request.GET.get("before", ""))
     except ValueError:
         return HttpResponse(_("Say before which line."), status=400)
     events, has_earlier = recent_events(
-        session_id=session.pk, user=request.user, is_gm=_is_gm(membership), before_seq=before
+        session_id=session.pk, user=request.user, is_gm=is_gm(membership), before_seq=before
     )
     return render(
         request,
@@ -143,7 +140,7 @@ def earlier_events(request, session_id: int):
             "events": events,
             "has_earlier": has_earlier,
             "viewer": request.user,
-            "viewer_is_gm": _is_gm(membership),
+            "viewer_is_gm": is_gm(membership),
             "oob": True,
         },
     )
@@ -151,7 +148,7 @@ def earlier_events(request, session_id: int):
 
 @login_required
 def session_room(request, session_id: int):
-    session, membership = member_session(request, session_id)
+    session, membership = member_session_or_404(user=request.user, session_id=session_id)
     return render(request, TEMPLATE, room_context(request, session, membership))
 
 
@@ -186,7 +183,7 @@ def _run(form, action):
 @login_required
 @require_POST
 def chat_post(request, session_id: int):
-    session, membership = member_session(request, session_id)
+    session, membership = member_session_or_404(user=request.user, session_id=session_id)
     speakers = _speakers(request, session, membership)
     form = ChatForm(request.POST, speakers=speakers)
     ok = _run(form, lambda data: _chat(request, session, data))
@@ -223,13 +220,13 @@ def _speakers(request, session, membership):
     on_stage = (
         [appearance.character for appearance in stage_appearances(scene=scene)] if scene else []
     )
-    return speakers(session, request.user, _is_gm(membership), on_stage)
+    return speakers(session, request.user, is_gm(membership), on_stage)
 
 
 @login_required
 @require_POST
 def roll_box(request, session_id: int):
-    session, membership = member_session(request, session_id)
+    session, membership = member_session_or_404(user=request.user, session_id=session_id)
     form = RollBoxForm(request.POST)
     ok = _run(
         form,
@@ -247,8 +244,8 @@ def _gm_characters(session):
 @login_required
 @require_POST
 def check_request_create(request, session_id: int):
-    session, membership = member_session(request, session_id)
-    if not _is_gm(membership):
+    session, membership = member_session_or_404(user=request.user, session_id=session_id)
+    if not is_gm(membership):
         raise PermissionDenied
     form = CheckRequestForm(request.POST, session=session, characters=_gm_characters(session))
     ok = _run(
@@ -271,8 +268,8 @@ def check_request_create(request, session_id: int):
 @login_required
 @require_POST
 def contest_create(request, session_id: int):
-    session, membership = member_session(request, session_id)
-    if not _is_gm(membership):
+    session, membership = member_session_or_404(user=request.user, session_id=session_id)
+    if not is_gm(membership):
         raise PermissionDenied
     characters = _gm_characters(session)
     form = ContestForm(request.POST, session=session, characters=characters)
@@ -312,8 +309,8 @@ def contest_create(request, session_id: int):
 @login_required
 @require_POST
 def npc_roll(request, session_id: int):
-    session, membership = member_session(request, session_id)
-    if not _is_gm(membership):
+    session, membership = member_session_or_404(user=request.user, session_id=session_id)
+    if not is_gm(membership):
         raise PermissionDenied
     npcs = Character.objects.filter(table=session.table, kind=Character.Kind.NPC)
     form = NpcRollForm(request.POST, session=session, characters=npcs)
@@ -385,9 +382,9 @@ def _roll_summary(roll: Roll) -> str:
 @require_POST
 def check_chances(request, session_id: int, request_id: int):
     """Exact odds for a pending check as its roller edits their own modifiers."""
-    session, membership = member_session(request, session_id)
+    session, membership = member_session_or_404(user=request.user, session_id=session_id)
     check = get_object_or_404(CheckRequest, pk=request_id, session=session)
-    if not can_roll(request.user, check.character) and not _is_gm(membership):
+    if not can_roll(request.user, check.character) and not is_gm(membership):
         raise Http404
     try:
         declared = clean_declared_modifiers(_declared_rows(request.POST))
@@ -395,7 +392,7 @@ def check_chances(request, session_id: int, request_id: int):
         return HttpResponse(" ".join(error.messages), status=200)
     modifier = check.gm_modifier + sum(row.amount for row in declared)
     show_success = check.difficulty is not None and (
-        not check.difficulty_secret or _is_gm(membership)
+        not check.difficulty_secret or is_gm(membership)
     )
     chances = srs.check_chances(
         check.value,
@@ -420,8 +417,8 @@ def check_chances(request, session_id: int, request_id: int):
 @require_POST
 def contest_preview(request, session_id: int):
     """The exact chance of each side while the GM fills in the contest form."""
-    session, membership = member_session(request, session_id)
-    if not _is_gm(membership):
+    session, membership = member_session_or_404(user=request.user, session_id=session_id)
+    if not is_gm(membership):
         raise PermissionDenied
     form = ContestForm(request.POST, session=session, characters=_gm_characters(session))
     form.is_valid()
@@ -463,7 +460,7 @@ def _object_action(model, act, done: Promise):
     @login_required
     @require_POST
     def view(request, session_id: int, **url_ids):
-        session, _membership = member_session(request, session_id)
+        session, _membership = member_session_or_404(user=request.user, session_id=session_id)
         (object_id,) = url_ids.values()  # the one id the URL names: request_id, roll_id
         target = get_object_or_404(model, pk=object_id, session=session)
         try:
@@ -498,7 +495,7 @@ roll_void = _object_action(
 @require_POST
 def cast_update(request, session_id: int):
     """Add or remove a character from the session's cast."""
-    session, membership = member_session(request, session_id)
+    session, membership = member_session_or_404(user=request.user, session_id=session_id)
     character = get_object_or_404(Character, pk=request.POST.get("character"), table=session.table)
     message = ""
     try:

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
+from sessions_app.services.access import member_session_or_404
 from sessions_app.services.play import (
     handout_reveal,
     intro_present,
@@ -39,7 +40,6 @@ from sessions_app.services.scenes import (
 )
 
 from ..models import Character, Handout, PlannedScene, PreparedCheck, Scenario
-from .common import member_session
 
 TEMPLATE = "sessions_app/session_room.html"
 
@@ -252,7 +252,7 @@ ACTIONS = {
 @login_required
 @require_POST
 def stage_action(request, session_id: int):
-    session, _membership = member_session(request, session_id)
+    session, _membership = member_session_or_404(user=request.user, session_id=session_id)
     action = ACTIONS.get(request.POST.get("action", ""))
     error = False
     if action is None:

@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from sessions_app.selectors.stats import dice_rows_for_session, dice_rows_for_table
-from sessions_app.selectors.tables import membership_get
+from sessions_app.services.access import is_gm, member_session_or_404, member_table_or_404
 
 from .. import dice_stats
 from ..charts import histogram_svg
-from ..models import Membership, Table
-from .common import member_session
 
 TEMPLATE = "sessions_app/dice_stats.html"
 
@@ -108,8 +105,8 @@ def _context(rows: list[dice_stats.DiceRow], *, viewer_is_gm: bool) -> dict:
 
 @login_required
 def session_dice(request, session_id: int):
-    session, membership = member_session(request, session_id)
-    viewer_is_gm = membership.role == Membership.Role.GM
+    session, membership = member_session_or_404(user=request.user, session_id=session_id)
+    viewer_is_gm = is_gm(membership)
     rows = dice_rows_for_session(session=session, user=request.user, is_gm=viewer_is_gm)
     context = _context(rows, viewer_is_gm=viewer_is_gm)
     context.update({"session": session, "table": session.table, "scope_name": session.title})
@@ -118,11 +115,8 @@ def session_dice(request, session_id: int):
 
 @login_required
 def table_dice(request, table_id: int):
-    table = get_object_or_404(Table, pk=table_id)
-    membership = membership_get(user=request.user, table_id=table.pk)
-    if membership is None:
-        raise Http404
-    viewer_is_gm = membership.role == Membership.Role.GM
+    table, membership = member_table_or_404(user=request.user, table_id=table_id)
+    viewer_is_gm = is_gm(membership)
     rows = dice_rows_for_table(table=table, user=request.user, is_gm=viewer_is_gm)
     context = _context(rows, viewer_is_gm=viewer_is_gm)
     context.update({"session": None, "table": table, "scope_name": table.name})

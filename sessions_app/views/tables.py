@@ -7,21 +7,20 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from sessions_app.selectors.tables import (
-    is_member,
-    membership_get,
     rules_profiles_for_table,
     table_members,
     table_profile,
     tables_for_user,
 )
 from sessions_app.services import tables as table_services
+from sessions_app.services.access import is_gm, is_member, member_table_or_404
 from sessions_app.services.tables import (
     InviteError,
     invite_accept,
@@ -31,7 +30,6 @@ from sessions_app.services.tables import (
 )
 
 from ..forms import SessionForm, SignupForm, TableForm
-from ..models import Table
 from .common import apply_errors, partial_template
 
 
@@ -66,17 +64,10 @@ def signup(request):
     return render(request, "registration/signup.html", {"form": form})
 
 
-def _member_table(request, table_id: int) -> tuple[Table, bool]:
-    table = get_object_or_404(Table, pk=table_id)
-    membership = membership_get(user=request.user, table_id=table.pk)
-    if membership is None:
-        raise Http404
-    return table, membership.role == membership.Role.GM
-
-
 @login_required
 def table_detail(request, table_id: int):
-    table, viewer_is_gm = _member_table(request, table_id)
+    table, membership = member_table_or_404(user=request.user, table_id=table_id)
+    viewer_is_gm = is_gm(membership)
     return render(
         request, "sessions_app/table_detail.html", _table_context(request, table, viewer_is_gm)
     )
@@ -103,7 +94,8 @@ def _table_context(request, table, viewer_is_gm, *, invite=None, session_form=No
 @login_required
 @require_POST
 def invite_create(request, table_id: int):
-    table, viewer_is_gm = _member_table(request, table_id)
+    table, membership = member_table_or_404(user=request.user, table_id=table_id)
+    viewer_is_gm = is_gm(membership)
     try:
         invite = table_services.invite_create(table=table, by=request.user)
     except PermissionDenied as error:
@@ -119,7 +111,8 @@ def invite_create(request, table_id: int):
 @login_required
 @require_POST
 def session_create(request, table_id: int):
-    table, viewer_is_gm = _member_table(request, table_id)
+    table, membership = member_table_or_404(user=request.user, table_id=table_id)
+    viewer_is_gm = is_gm(membership)
     form = SessionForm(request.POST, profiles=rules_profiles_for_table(table=table))
     if form.is_valid():
         try:
@@ -187,7 +180,7 @@ def invite_landing(request, token: str):
                 )
         messages.success(request, _("Welcome to %(table)s.") % {"table": invite.table.name})
         return redirect("table_detail", table_id=invite.table_id)
-    already_member = request.user.is_authenticated and is_member(request.user, invite.table)
+    already_member = is_member(user=request.user, table_id=invite.table_id)
     return render(
         request,
         "sessions_app/invite.html",

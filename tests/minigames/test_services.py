@@ -155,6 +155,15 @@ def test_match_move_by_non_seat_refused(session, gm, pc, pc2, player):
         services.match_move(match_id=match.pk, by=gm, action=SETUP_A, version=0)
 
 
+def test_match_move_by_a_seat_who_left_the_table_refused(session, player, pc, pc2):
+    match = _pvp(session, player, pc, pc2)
+    session.table.memberships.filter(user=player).delete()
+
+    with pytest.raises(PermissionDenied, match="You are not playing in this match."):
+        services.match_move(match_id=match.pk, by=player, action=SETUP_A, version=0)
+    assert not MatchMove.objects.exists()
+
+
 def test_match_move_cannot_play_for_other_seat(session, player, second_player, pc, pc2):
     match = _play_setups(_pvp(session, player, pc, pc2), player, second_player)
     state = engine.from_dict(match.state)
@@ -364,7 +373,7 @@ def test_match_outcome_by_player_refused(session, player, second_player, pc, pc2
     )
     match.refresh_from_db()
 
-    with pytest.raises(PermissionDenied):
+    with pytest.raises(PermissionDenied, match="Only the GM can do that."):
         services.match_outcome_record(match=match, by=player, label="Mine")
 
 

@@ -239,6 +239,12 @@ def test_record_sheet_of_another_player_404(player_client, awarded, gm):
     assert response.status_code == 404
 
 
+def test_record_sheet_of_someone_outside_the_table_404_even_for_gm(gm_client, awarded, outsider):
+    response = gm_client.get(reverse("record_sheet", args=[awarded.table_id, outsider.pk]))
+
+    assert response.status_code == 404
+
+
 def test_record_sheet_gm_sees_any_member_with_correction_form(gm_client, awarded, player):
     response = gm_client.get(reverse("record_sheet", args=[awarded.table_id, player.pk]))
 

@@ -1,6 +1,8 @@
+from django.contrib.auth.models import AnonymousUser
+
 from sessions_app.models import TimelineEvent
 from sessions_app.selectors.scenarios import scenario_for_owner, scenario_plan, scenarios_for_owner
-from sessions_app.selectors.tables import session_for_member, tables_for_user
+from sessions_app.selectors.tables import membership_get, tables_for_user
 from sessions_app.selectors.timeline import events_after, present_users, visible_events
 from sessions_app.services.timeline import presence_enter, presence_seen, timeline_append
 from tests.factories import TableFactory, UserFactory
@@ -12,19 +14,15 @@ def test_tables_for_user_lists_only_own_tables(table, player_membership, player)
     assert list(tables_for_user(user=player)) == [table]
 
 
-def test_session_for_member_refuses_outsider(session, outsider):
-    assert session_for_member(user=outsider, session_id=session.pk) is None
+def test_membership_get_reads_the_row(table, gm, player, player_membership):
+    assert membership_get(user=player, table_id=table.pk) == player_membership
+    assert membership_get(user=gm, table_id=table.pk).role == "gm"
 
 
-def test_session_for_member_unknown_session(player):
-    assert session_for_member(user=player, session_id=999_999) is None
-
-
-def test_session_for_member_returns_membership(session, player):
-    found_session, membership = session_for_member(user=player, session_id=session.pk)
-
-    assert found_session == session
-    assert membership.user == player
+def test_membership_get_none_for_outsider_and_anonymous(table, outsider):
+    assert membership_get(user=outsider, table_id=table.pk) is None
+    assert membership_get(user=AnonymousUser(), table_id=table.pk) is None
+    assert membership_get(user=None, table_id=table.pk) is None
 
 
 def _append_mixed_events(session, gm, player):

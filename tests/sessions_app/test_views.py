@@ -129,6 +129,25 @@ def test_invite_landing_logged_in_join(client, table, gm, outsider):
     assert Membership.objects.filter(table=table, user=outsider).exists()
 
 
+def test_invite_landing_tells_a_member_they_are_in(client, table, gm, player, player_membership):
+    invite = invite_create(table=table, by=gm)
+    client.force_login(player)
+
+    response = client.get(reverse("invite", args=[invite.token]))
+
+    assert response.status_code == 200
+    assert b"You are already a member of this table." in response.content
+
+
+def test_invite_landing_offers_an_outsider_to_join(client, table, gm, outsider):
+    invite = invite_create(table=table, by=gm)
+    client.force_login(outsider)
+
+    response = client.get(reverse("invite", args=[invite.token]))
+
+    assert b"You are already a member of this table." not in response.content
+
+
 def test_invite_landing_unknown_token_clear_message(client, db):
     response = client.get(reverse("invite", args=["nope"]))
 
