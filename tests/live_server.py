@@ -66,6 +66,7 @@ class DaphneServer:
         extra_env: dict[str, str] | None = None,
         application: str = "config.asgi:application",
         project_dir: Path = PROJECT_DIR,
+        python: str = sys.executable,
     ):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -76,7 +77,7 @@ class DaphneServer:
         self._log = open(self.log_path, "wb")  # noqa: SIM115 - closed in stop()
         self.process = subprocess.Popen(
             [
-                sys.executable,
+                python,
                 "-m",
                 "daphne",
                 "-b",

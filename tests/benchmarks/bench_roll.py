@@ -5,9 +5,9 @@ rolling at once on one daphne process (DEBUG=0): the latency of a roll (median a
 percentile, from sending the POST to reading the whole answer) and rolls per second.
 
 With `--baseline DIR` (another checkout of the project, for example an older commit in a
-git worktree) the same rounds run against both servers, alternating, on the same database:
-the figures of both and their ratio come from one run, so the machine's drift (it is
-shared) meets both sides alike.
+git worktree, with its own `.venv` made by its `make`) the same rounds run against both
+servers, alternating, on the same database: the figures of both and their ratio come from
+one run, so the machine's drift (it is shared) meets both sides alike.
 
 Run it with `make bench` (or `.venv/bin/python tests/benchmarks/bench_roll.py`).
 """
@@ -23,6 +23,7 @@ import sys
 import threading
 import time
 import urllib.parse
+from dataclasses import dataclass
 from pathlib import Path
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
@@ -110,10 +111,13 @@ class Table:
             table=table, owner=self.player, name="Aki", judgement_values={"Strength": 4}
         )
         self.session.characters.add(self.pc)
+
+    def cookie(self, backend: str) -> str:
+        """The player's signed-in cookie for a server that authenticates with `backend`."""
         client = Client()
-        client.force_login(self.player)
+        client.force_login(self.player, backend=backend)
         session_cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
-        self.cookie = f"{settings.SESSION_COOKIE_NAME}={session_cookie}; csrftoken={CSRF}"
+        return f"{settings.SESSION_COOKIE_NAME}={session_cookie}; csrftoken={CSRF}"
 
     def pending_checks(self, count: int) -> list[int]:
         return [
@@ -135,7 +139,16 @@ class Table:
         )
 
 
-def _roll_round(table: Table, port: int, request_ids: list[int], *, seconds: float, workers: int):
+@dataclass
+class Target:
+    """A server to roll against, with the player's cookie for it and the session's id."""
+
+    server: DaphneServer
+    cookie: str
+    session_id: int
+
+
+def _roll_round(target: Target, request_ids: list[int], *, seconds: float, workers: int):
     """Roll pending checks from `workers` keep-alive clients for `seconds`.
 
     Return the latencies of the rolls and the rolls per second. The clients connect before
@@ -149,7 +162,7 @@ def _roll_round(table: Table, port: int, request_ids: list[int], *, seconds: flo
     deadline = 0.0
 
     def worker(slot: int) -> None:
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        connection = http.client.HTTPConnection("127.0.0.1", target.server.port, timeout=30)
         connection.connect()
         ready.wait()
         try:
@@ -161,10 +174,10 @@ def _roll_round(table: Table, port: int, request_ids: list[int], *, seconds: flo
                 sent = time.perf_counter()
                 connection.request(
                     "POST",
-                    f"/sessions/{table.session.pk}/checks/{request_id}/roll/",
+                    f"/sessions/{target.session_id}/checks/{request_id}/roll/",
                     body=urllib.parse.urlencode({}),
                     headers={
-                        "Cookie": table.cookie,
+                        "Cookie": target.cookie,
                         "X-CSRFToken": CSRF,
                         "HX-Request": "true",
                         "Content-Type": "application/x-www-form-urlencoded",
@@ -194,14 +207,14 @@ def _roll_round(table: Table, port: int, request_ids: list[int], *, seconds: flo
     return flat, len(flat) / (time.monotonic() - started)
 
 
-def _measure(table: Table, servers: dict[str, DaphneServer], label: str) -> None:
+def _measure(table: Table, targets: dict[str, Target], label: str) -> None:
     for workers in (1, ARGS.workers):
-        results = {name: ([], []) for name in servers}
+        results = {name: ([], []) for name in targets}
         for _ in range(ARGS.rounds):
-            for name, server in servers.items():
+            for name, target in targets.items():
                 request_ids = table.pending_checks(int(ARGS.seconds * CHECKS_PER_ROUND_SECOND))
                 latencies, rate = _roll_round(
-                    table, server.port, request_ids, seconds=ARGS.seconds, workers=workers
+                    target, request_ids, seconds=ARGS.seconds, workers=workers
                 )
                 table.cancel_left_over(request_ids)
                 results[name][0].extend(latencies)
@@ -232,18 +245,48 @@ def _run(label: str, extra_env: dict[str, str]) -> None:
         "SECURE_SSL_REDIRECT": "0",
         **extra_env,
     }
-    servers = {"this": DaphneServer(extra_env=production)}
+    session_id = table.session.pk
+    this = DaphneServer(extra_env=production)
+    targets = {"this": Target(this, table.cookie(settings.AUTHENTICATION_BACKENDS[0]), session_id)}
     try:
         if ARGS.baseline:
-            servers["baseline"] = DaphneServer(extra_env=production, project_dir=ARGS.baseline)
+            baseline = DaphneServer(
+                extra_env=production,
+                project_dir=ARGS.baseline,
+                python=str(ARGS.baseline / ".venv" / "bin" / "python"),
+            )
+            cookie = table.cookie(_authentication_backend(ARGS.baseline))
+            targets["baseline"] = Target(baseline, cookie, session_id)
         warm_up = table.pending_checks(50)
-        for server in servers.values():
-            _roll_round(table, server.port, warm_up, seconds=0.3, workers=1)
+        for target in targets.values():
+            _roll_round(target, warm_up, seconds=0.3, workers=1)
         table.cancel_left_over(warm_up)
-        _measure(table, servers, label)
+        _measure(table, targets, label)
+    except BaseException:
+        for target in targets.values():
+            print(f"--- {target.server.url} log:\n{target.server.log()[-3000:]}")
+        raise
     finally:
-        for server in servers.values():
-            server.stop()
+        for target in targets.values():
+            target.server.stop()
+
+
+def _authentication_backend(project_dir: Path) -> str:
+    """The first authentication backend another checkout's settings name: a session made
+    for another backend is not signed in there."""
+    found = subprocess.run(
+        [
+            str(project_dir / ".venv" / "bin" / "python"),
+            "-c",
+            "from config import settings; print(getattr(settings, 'AUTHENTICATION_BACKENDS', "
+            "['django.contrib.auth.backends.ModelBackend'])[0])",
+        ],
+        cwd=project_dir,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return found.stdout.strip()
 
 
 def _drop_scratch_database() -> None:
