@@ -257,10 +257,10 @@ def _run(label: str, extra_env: dict[str, str]) -> None:
             )
             cookie = table.cookie(_authentication_backend(ARGS.baseline))
             targets["baseline"] = Target(baseline, cookie, session_id)
-        warm_up = table.pending_checks(50)
         for target in targets.values():
+            warm_up = table.pending_checks(200)
             _roll_round(target, warm_up, seconds=0.3, workers=1)
-        table.cancel_left_over(warm_up)
+            table.cancel_left_over(warm_up)
         _measure(table, targets, label)
     except BaseException:
         for target in targets.values():
