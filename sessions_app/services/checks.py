@@ -735,6 +735,35 @@ def contest_chance_for(
     )
 
 
+def contest_win_chance(request: CheckRequest, modifier: int):
+    """The exact chance that this side of a contest wins with `modifier` (the GM's and its
+    player's), given what is known when it rolls: the action side rolls against the
+    reaction side's judgement value and GM modifier; the reaction side against the action
+    side's roll. None for a check outside a contest."""
+    if not request.contest_id:
+        return None
+    contest = request.contest
+    other = contest.requests.exclude(pk=request.pk).get()
+    if request.side == CheckRequest.Side.ACTION:
+        return contest_chance_for(
+            request,
+            other,
+            contest.reaction_can_roll,
+            action_declared=modifier - request.gm_modifier,
+        )
+    action_roll = Roll.objects.filter(request=other).first()
+    if action_roll is None:
+        return None
+    return srs.reaction_chance(
+        srs.CheckResult.from_dict(action_roll.result),
+        request.value,
+        reaction_modifier=modifier,
+        reaction_can_roll=contest.reaction_can_roll,
+        critical=request.critical,
+        fumble=request.fumble,
+    )
+
+
 def _side_summary(request: CheckRequest) -> dict:
     return {
         "character": request.character.name,
