@@ -24,6 +24,10 @@ players must not be able to predict a GM's secret roll.
 #   (何らかのデータによって変動); critical and fumble are therefore plain parameters.
 # - Only the reaction side may be unable to roll (判定ができない) in the seed, and the digest
 #   agrees; contest() therefore refuses an action side without dice.
+# - A reaction side that cannot roll: the digest says "judgement value plus modifiers"; the
+#   seed says the judgement value with the modifiers of skills and equipment
+#   (判定値に特技や装備などによる修正を行なったもの), i.e. the player's own modifiers, not
+#   only the GM's. The seed wins: the app lets that side's player declare them.
 # - "trivial" (difficulty below 6) is not in the seed's table; the app needs a name for it.
 
 import re

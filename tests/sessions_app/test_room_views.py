@@ -501,3 +501,24 @@ def test_contest_create_with_side_critical_and_fumble(gm_client, session, pc, pl
     assert f"Action side wins {float(chance) * 100:.1f}%" in preview.content.decode()
     sides = {r.side: (r.critical, r.fumble) for r in CheckRequest.objects.all()}
     assert sides == {"action": (11, 2), "reaction": (12, 3)}
+
+
+def test_contest_opened_line_names_a_side_s_own_critical_and_fumble(ren_client, session, gm, pc):
+    from sessions_app.services.checks import ContestSide, contest_open
+
+    ren = CharacterFactory(
+        table=session.table, owner=ren_client.session_user, name="Ren", judgement_values={}
+    )
+    session.characters.add(ren)
+    contest_open(
+        session=session,
+        by=gm,
+        label="Stare down",
+        action=ContestSide(character=pc, value=5, critical=11),
+        reaction=ContestSide(character=ren, value=4),
+    )
+
+    page = " ".join(ren_client.get(_url("session_room", session)).content.decode().split())
+
+    assert "Aki: Critical / fumble 11 / 2" in page
+    assert "Ren: Critical / fumble" not in page
