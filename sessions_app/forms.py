@@ -156,14 +156,29 @@ class ContestForm(forms.Form):
         label=_("or a number"), required=False, min_value=-99, max_value=99
     )
     action_modifier = forms.IntegerField(label=_("GM modifier"), initial=0)
+    action_critical = forms.IntegerField(
+        label=_("Critical value"), required=False, min_value=2, max_value=12
+    )
+    action_fumble = forms.IntegerField(
+        label=_("Fumble value"), required=False, min_value=2, max_value=12
+    )
     reaction_character = CharacterChoiceField(label=_("Reaction side"), queryset=None)
     reaction_value_name = forms.ChoiceField(label=_("Judgement value"), required=False)
     reaction_value = forms.IntegerField(
         label=_("or a number"), required=False, min_value=-99, max_value=99
     )
     reaction_modifier = forms.IntegerField(label=_("GM modifier"), initial=0)
+    reaction_critical = forms.IntegerField(
+        label=_("Critical value"), required=False, min_value=2, max_value=12
+    )
+    reaction_fumble = forms.IntegerField(
+        label=_("Fumble value"), required=False, min_value=2, max_value=12
+    )
     reaction_cannot_roll = forms.BooleanField(
-        label=_("The reaction side cannot roll (value + modifier only)"), required=False
+        label=_(
+            "The reaction side cannot roll (judgement value + GM modifier + its player's modifiers)"
+        ),
+        required=False,
     )
 
     def __init__(self, *args, session, characters, **kwargs):
@@ -175,6 +190,11 @@ class ContestForm(forms.Form):
             self.fields[f"{side}_value_name"].choices = choices
             limit = session.rules_profile.modifier_limit
             self.fields[f"{side}_modifier"].widget.attrs.update({"min": -limit, "max": limit})
+            # Empty keeps the table's values, shown as the placeholder.
+            self.fields[f"{side}_critical"].widget.attrs["placeholder"] = (
+                session.rules_profile.critical
+            )
+            self.fields[f"{side}_fumble"].widget.attrs["placeholder"] = session.rules_profile.fumble
 
 
 class RollBoxForm(forms.Form):

@@ -24,6 +24,10 @@ players must not be able to predict a GM's secret roll.
 #   (何らかのデータによって変動); critical and fumble are therefore plain parameters.
 # - Only the reaction side may be unable to roll (判定ができない) in the seed, and the digest
 #   agrees; contest() therefore refuses an action side without dice.
+# - A reaction side that cannot roll: the digest says "judgement value plus modifiers"; the
+#   seed says the judgement value with the modifiers of skills and equipment
+#   (判定値に特技や装備などによる修正を行なったもの), i.e. the player's own modifiers, not
+#   only the GM's. The seed wins: the app lets that side's player declare them.
 # - "trivial" (difficulty below 6) is not in the seed's table; the app needs a name for it.
 
 import re
@@ -403,25 +407,37 @@ def contest_chance(
     reaction_can_roll: bool = True,
     critical: int = DEFAULT_CRITICAL,
     fumble: int = DEFAULT_FUMBLE,
+    action_critical: int | None = None,
+    action_fumble: int | None = None,
+    reaction_critical: int | None = None,
+    reaction_fumble: int | None = None,
 ) -> Fraction:
     """Compute the exact chance that the action side wins a contest (36 x 36 outcomes).
 
-    The reaction side wins otherwise: every contest is decided.
+    ``critical`` and ``fumble`` apply to both sides unless a side's own value is given,
+    as a single check may override them. The reaction side wins otherwise: every contest
+    is decided.
     """
+    action_critical = critical if action_critical is None else action_critical
+    action_fumble = fumble if action_fumble is None else action_fumble
+    reaction_critical = critical if reaction_critical is None else reaction_critical
+    reaction_fumble = fumble if reaction_fumble is None else reaction_fumble
     for name, number in (
         ("action_value", action_value),
         ("reaction_value", reaction_value),
         ("action_modifier", action_modifier),
         ("reaction_modifier", reaction_modifier),
-        ("critical", critical),
-        ("fumble", fumble),
+        ("action_critical", action_critical),
+        ("action_fumble", action_fumble),
+        ("reaction_critical", reaction_critical),
+        ("reaction_fumble", reaction_fumble),
     ):
         _require_int(name, number)
     action_critical, action_fumble, action_achievements = _side_distribution(
-        action_value, action_modifier, critical, fumble, can_roll=True
+        action_value, action_modifier, action_critical, action_fumble, can_roll=True
     )
     reaction_critical, reaction_fumble, reaction_achievements = _side_distribution(
-        reaction_value, reaction_modifier, critical, fumble, reaction_can_roll
+        reaction_value, reaction_modifier, reaction_critical, reaction_fumble, reaction_can_roll
     )
     reaction_plain = _OUTCOMES_PER_SIDE - reaction_critical - reaction_fumble
     # Mirrors contest(): anything but an action fumble beats a reaction fumble; an action
@@ -433,6 +449,40 @@ def contest_chance(
         beaten = sum(ways for got, ways in reaction_achievements if got < action_achievement)
         action_wins += action_ways * beaten
     return Fraction(action_wins, _OUTCOMES_PER_SIDE * _OUTCOMES_PER_SIDE)
+
+
+def reaction_chance(
+    action: CheckResult,
+    reaction_value: int,
+    *,
+    reaction_modifier: int = 0,
+    reaction_can_roll: bool = True,
+    critical: int = DEFAULT_CRITICAL,
+    fumble: int = DEFAULT_FUMBLE,
+) -> Fraction:
+    """Compute the exact chance that the reaction side wins once the action side has rolled.
+
+    A side that cannot roll has one outcome, so its chance is 0 or 1.
+    """
+    if not isinstance(action, CheckResult):
+        raise TypeError(f"action must be a CheckResult, got {action!r}")
+    if action.is_fumble:
+        return Fraction(1)
+    outcomes = (
+        [(total, ways) for total, ways in _TWO_D6_TOTAL_WAYS]
+        if reaction_can_roll
+        else [(None, _OUTCOMES_PER_SIDE)]
+    )
+    wins = 0
+    for total, ways in outcomes:
+        # Any pair of faces with this total decides the same way; contest() stays the rule.
+        dice = None if total is None else (total - min(total - 1, 6), min(total - 1, 6))
+        reaction = check(
+            reaction_value, dice, modifier=reaction_modifier, critical=critical, fumble=fumble
+        )
+        if contest(action, reaction).winner == REACTION:
+            wins += ways
+    return Fraction(wins, _OUTCOMES_PER_SIDE)
 
 
 def roll_2d6(rng: Random | None = None) -> tuple[int, int]:
@@ -488,7 +538,12 @@ class ParsedCommand:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "ParsedCommand":
         """Rebuild a command by parsing its stored text again."""
-        parsed = parse_command(data["text"])
+        # The stored values stand in for the table's, which the text may have left out.
+        parsed = parse_command(
+            data["text"],
+            critical=data.get("critical") or DEFAULT_CRITICAL,
+            fumble=data.get("fumble") or DEFAULT_FUMBLE,
+        )
         _refuse_mismatch(parsed.to_dict(), data)
         return parsed
 
@@ -674,14 +729,19 @@ def _read_check_parts(rest: str, command: str) -> _CheckParts:
     return parts
 
 
-def parse_command(text: str) -> ParsedCommand:
+def parse_command(
+    text: str, *, critical: int = DEFAULT_CRITICAL, fumble: int = DEFAULT_FUMBLE
+) -> ParsedCommand:
     """Parse a BCDice-style SRS roll-box command such as ``2D6+2>=10`` or ``S1D6+1``.
 
     Checks (2D6 only): ``2D6+m>=t``, ``2D6+m@c#f>=t``, ``2D6+m>=t[c,f]``, and the same
-    without ``>=t`` for critical/fumble only (``2D6[]``, ``2D6@11``). Sums: ``NdM+k``
+    without ``>=t`` for critical/fumble only (``2D6[]``, ``2D6@11``). ``critical`` and
+    ``fumble`` are the table's values, used where the command gives none. Sums: ``NdM+k``
     (N <= 100, M <= 1000), including a bare ``2D6``. A leading ``S`` makes the roll secret;
     text after the first space is kept as the label. Raise CommandError otherwise.
     """
+    _require_int("critical", critical)
+    _require_int("fumble", fumble)
     if not isinstance(text, str):
         raise CommandError("a command must be text, got {text}", text=repr(text))
     stripped = text.strip()
@@ -759,8 +819,8 @@ def parse_command(text: str) -> ParsedCommand:
         faces=faces,
         modifier=parts.modifier,
         target=parts.target,
-        critical=DEFAULT_CRITICAL if parts.critical is None else parts.critical,
-        fumble=DEFAULT_FUMBLE if parts.fumble is None else parts.fumble,
+        critical=critical if parts.critical is None else parts.critical,
+        fumble=fumble if parts.fumble is None else parts.fumble,
         label=label,
     )
 
@@ -789,14 +849,30 @@ def _resolve_command(parsed: ParsedCommand, dice: Sequence[int]) -> CommandResul
     return CommandResult(command=parsed, faces=faces, total=total, check=verdict)
 
 
-def roll_command(text: str, dice: Sequence[int]) -> CommandResult:
-    """Resolve a roll-box command with faces already rolled (one per die the command needs)."""
-    return _resolve_command(parse_command(text), dice)
+def roll_command(
+    text: str,
+    dice: Sequence[int],
+    *,
+    critical: int = DEFAULT_CRITICAL,
+    fumble: int = DEFAULT_FUMBLE,
+) -> CommandResult:
+    """Resolve a roll-box command with faces already rolled (one per die the command needs).
+
+    ``critical`` and ``fumble`` are the table's values; ``@c#f`` or ``[c,f]`` in the
+    command wins over them.
+    """
+    return _resolve_command(parse_command(text, critical=critical, fumble=fumble), dice)
 
 
-def roll_command_random(text: str, rng: Random | None = None) -> CommandResult:
+def roll_command_random(
+    text: str,
+    rng: Random | None = None,
+    *,
+    critical: int = DEFAULT_CRITICAL,
+    fumble: int = DEFAULT_FUMBLE,
+) -> CommandResult:
     """Parse and roll a roll-box command, with the operating system's generator by default."""
-    parsed = parse_command(text)
+    parsed = parse_command(text, critical=critical, fumble=fumble)
     generator = _SYSTEM_RANDOM if rng is None else rng
     faces = [generator.randint(1, parsed.faces) for _ in range(parsed.count)]
     return _resolve_command(parsed, faces)

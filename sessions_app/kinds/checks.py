@@ -1,6 +1,6 @@
 """Kinds of checks, rolls and contests."""
 
-from typing import Literal, TypedDict
+from typing import Literal, NotRequired, TypedDict
 
 from .registry import Kind, Panel, Topic, kind_register
 
@@ -119,6 +119,9 @@ class ContestSide(TypedDict):
     value_name: str
     value: int
     gm_modifier: int
+    # Each side's own values; events from before a side could override them lack both.
+    critical: NotRequired[int]
+    fumble: NotRequired[int]
 
 
 class ContestOpened(TypedDict):
@@ -140,6 +143,8 @@ class ContestDecided(TypedDict):
     reaction_character: str
     action: CheckResult
     reaction: CheckResult | None  # None when the reaction side need not roll
+    # A reaction side that cannot roll: the GM's and its player's modifiers, as a roll has.
+    reaction_modifiers: NotRequired[list[Modifier]]
 
 
 _SUCCESS = {
@@ -371,6 +376,21 @@ kind_register(
                 "reaction_can_roll": False,
                 "action_chance": "7/12",
             },
+            # A table whose critical is 11, and a reaction side with its own values.
+            {
+                "contest_id": 4,
+                "label": "Out-stare",
+                "action": {**_SIDE, "critical": 11, "fumble": 2},
+                "reaction": {
+                    **_SIDE,
+                    "character": "Guard",
+                    "character_id": 8,
+                    "critical": 10,
+                    "fumble": 3,
+                },
+                "reaction_can_roll": True,
+                "action_chance": "613/1296",
+            },
         ),
         panels={Panel.CHECKS},
         topic=Topic.CHECKS,
@@ -393,6 +413,24 @@ kind_register(
                 "reason": "higher_achievement",
                 "winner_character": "Aki",
                 "reaction": _NO_ROLL,
+            },
+            {
+                **_CONTEST_DECIDED,
+                "winner": "reaction",
+                "reason": "higher_achievement",
+                "action": {
+                    **_SUCCESS,
+                    "value": 0,
+                    "difficulty": None,
+                    "outcome": "achieved",
+                    "achievement": 8,
+                    "success": None,
+                },
+                "reaction": {**_NO_ROLL, "modifier": 4, "achievement": 9},
+                "reaction_modifiers": [
+                    {"label": "GM modifier", "amount": 1},
+                    {"label": "Shield", "amount": 3},
+                ],
             },
         ),
         panels={Panel.CHECKS},

@@ -437,11 +437,10 @@ def _check_roll_locked(
         return request.roll
     if request.status != CheckRequest.Status.PENDING:
         raise ValidationError(_("This check is no longer waiting for a roll."))
+    if answers_without_dice(request):
+        raise ValidationError(_("This side cannot roll: it answers with its modifiers."))
     faces = tuple(dice) if dice is not None else roll_dice()
-    modifiers = []
-    if request.gm_modifier:
-        modifiers.append({"label": _("GM modifier"), "amount": request.gm_modifier})
-    modifiers += [{"label": row.label, "amount": row.amount} for row in declared]
+    modifiers = _gm_and_declared(request, declared)
     result = srs.check(
         request.value,
         faces,
@@ -510,9 +509,13 @@ def command_roll(
 ) -> Roll:
     """Roll a roll-box command (BCDice style); a leading S keeps it to the roller and GM."""
     require_member(user=by, table_id=session.table_id, message=_(NOT_A_ROLLER))
+    profile = session.rules_profile
+    table_values = {"critical": profile.critical, "fumble": profile.fumble}
     try:
         result = (
-            srs.roll_command(text, faces) if faces is not None else srs.roll_command_random(text)
+            srs.roll_command(text, faces, **table_values)
+            if faces is not None
+            else srs.roll_command_random(text, **table_values)
         )
     except srs.CommandError as error:
         raise ValidationError({"text": command_error_message(error)}) from None
@@ -625,6 +628,9 @@ class ContestSide:
     value_name: str = ""
     value: int | None = None
     gm_modifier: int = 0
+    # None: the contest's (or the table's) value, as for a single check.
+    critical: int | None = None
+    fumble: int | None = None
 
 
 def contest_open(
@@ -643,20 +649,31 @@ def contest_open(
     label = _clean_label(label)
     if action.character.pk == reaction.character.pk:
         raise ValidationError(_("A contest needs two different characters."))
-    critical, fumble = _critical_fumble(session, critical, fumble)
     sides = []
     for side in (action, reaction):
         _check_character_in_session(session, side.character)
         value_name, value = _judgement_value(side.character, side.value_name, side.value)
+        side_critical, side_fumble = _critical_fumble(
+            session,
+            critical if side.critical is None else side.critical,
+            fumble if side.fumble is None else side.fumble,
+        )
         sides.append(
-            (side.character, value_name, value, _check_gm_modifier(session, side.gm_modifier))
+            (
+                side.character,
+                value_name,
+                value,
+                _check_gm_modifier(session, side.gm_modifier),
+                side_critical,
+                side_fumble,
+            )
         )
     with transaction.atomic():
         contest = Contest.objects.create(
             session=session, label=label, reaction_can_roll=reaction_can_roll, created_by=by
         )
         requests = []
-        for (character, value_name, value, modifier), side_name, status in [
+        for (character, value_name, value, modifier, side_critical, side_fumble), name, status in [
             (sides[0], CheckRequest.Side.ACTION, CheckRequest.Status.PENDING),
             (sides[1], CheckRequest.Side.REACTION, CheckRequest.Status.WAITING),
         ]:
@@ -668,24 +685,16 @@ def contest_open(
                     value_name=value_name,
                     value=value,
                     gm_modifier=modifier,
-                    critical=critical,
-                    fumble=fumble,
+                    critical=side_critical,
+                    fumble=side_fumble,
                     contest=contest,
-                    side=side_name,
+                    side=name,
                     status=status,
                     requested_by=by,
                 )
             )
         action_request, reaction_request = requests
-        chance = srs.contest_chance(
-            action_request.value,
-            reaction_request.value,
-            action_modifier=action_request.gm_modifier,
-            reaction_modifier=reaction_request.gm_modifier,
-            reaction_can_roll=reaction_can_roll,
-            critical=critical,
-            fumble=fumble,
-        )
+        chance = contest_chance_for(action_request, reaction_request, reaction_can_roll)
         timeline_append(
             session=session,
             kind="contest_opened",
@@ -703,6 +712,58 @@ def contest_open(
     return contest
 
 
+def contest_chance_for(
+    action: CheckRequest,
+    reaction: CheckRequest,
+    reaction_can_roll: bool,
+    *,
+    action_declared: int = 0,
+    reaction_declared: int = 0,
+):
+    """The exact chance that the action side wins, from both sides' requests and the
+    modifiers their players declared so far."""
+    return srs.contest_chance(
+        action.value,
+        reaction.value,
+        action_modifier=action.gm_modifier + action_declared,
+        reaction_modifier=reaction.gm_modifier + reaction_declared,
+        reaction_can_roll=reaction_can_roll,
+        action_critical=action.critical,
+        action_fumble=action.fumble,
+        reaction_critical=reaction.critical,
+        reaction_fumble=reaction.fumble,
+    )
+
+
+def contest_win_chance(request: CheckRequest, modifier: int):
+    """The exact chance that this side of a contest wins with `modifier` (the GM's and its
+    player's), given what is known when it rolls: the action side rolls against the
+    reaction side's judgement value and GM modifier; the reaction side against the action
+    side's roll. None for a check outside a contest."""
+    if not request.contest_id:
+        return None
+    contest = request.contest
+    other = contest.requests.exclude(pk=request.pk).get()
+    if request.side == CheckRequest.Side.ACTION:
+        return contest_chance_for(
+            request,
+            other,
+            contest.reaction_can_roll,
+            action_declared=modifier - request.gm_modifier,
+        )
+    action_roll = Roll.objects.filter(request=other).first()
+    if action_roll is None:
+        return None
+    return srs.reaction_chance(
+        srs.CheckResult.from_dict(action_roll.result),
+        request.value,
+        reaction_modifier=modifier,
+        reaction_can_roll=contest.reaction_can_roll,
+        critical=request.critical,
+        fumble=request.fumble,
+    )
+
+
 def _side_summary(request: CheckRequest) -> dict:
     return {
         "character": request.character.name,
@@ -710,7 +771,72 @@ def _side_summary(request: CheckRequest) -> dict:
         "value_name": request.value_name,
         "value": request.value,
         "gm_modifier": request.gm_modifier,
+        "critical": request.critical,
+        "fumble": request.fumble,
     }
+
+
+def answers_without_dice(request: CheckRequest) -> bool:
+    """Whether this is the reaction side of a contest that cannot roll (判定ができない)."""
+    return (
+        request.side == CheckRequest.Side.REACTION
+        and request.contest_id is not None
+        and not request.contest.reaction_can_roll
+    )
+
+
+def _gm_and_declared(request: CheckRequest, declared: Iterable[DeclaredModifier]) -> list[dict]:
+    modifiers = []
+    if request.gm_modifier:
+        modifiers.append({"label": _("GM modifier"), "amount": request.gm_modifier})
+    modifiers += [{"label": row.label, "amount": row.amount} for row in declared]
+    return modifiers
+
+
+def contest_answer(
+    *,
+    request_id: int,
+    by,
+    session_id: int | None = None,
+    declared_modifiers: Iterable = (),
+) -> Contest:
+    """Answer for a reaction side that cannot roll, with its player's own modifiers.
+
+    The seed: its achievement is the judgement value with the modifiers of skills and
+    equipment (判定値に特技や装備などによる修正を行なったもの), so no dice are rolled and
+    the contest is decided at once.
+    """
+    declared = clean_declared_modifiers(declared_modifiers)
+    with transaction.atomic():
+        request = _locked_request(request_id, by, session_id)
+        if request is None:
+            raise ValidationError(_("That check does not exist."))
+        if not request.roller_is_member:
+            raise PermissionDenied(_(NOT_A_ROLLER))
+        if not can_roll(by, request.character):
+            raise PermissionDenied(
+                _("Only %(character)s's player can answer this check.")
+                % {"character": request.character.name}
+            )
+        if not answers_without_dice(request):
+            raise ValidationError(_("This check is rolled, not answered."))
+        if request.status != CheckRequest.Status.PENDING:
+            raise ValidationError(_("This check is no longer waiting for an answer."))
+        contest = Contest.objects.select_for_update().get(pk=request.contest_id)
+        action_request = contest.requests.exclude(pk=request.pk).select_related("roll").get()
+        modifiers = _gm_and_declared(request, declared)
+        reaction = srs.check(
+            request.value,
+            None,
+            modifier=sum(row["amount"] for row in modifiers),
+            critical=request.critical,
+            fumble=request.fumble,
+        )
+        CheckRequest.objects.filter(pk=request.pk).update(status=CheckRequest.Status.SKIPPED)
+        action = srs.CheckResult.from_dict(action_request.roll.result)
+        _contest_decide(contest, action, reaction, by, reaction_modifiers=modifiers)
+    contest.refresh_from_db()
+    return contest
 
 
 def _contest_after_roll(request: CheckRequest, result: srs.CheckResult, by) -> None:
@@ -721,17 +847,8 @@ def _contest_after_roll(request: CheckRequest, result: srs.CheckResult, by) -> N
             # The seed: after an action fumble the reaction side need not roll.
             CheckRequest.objects.filter(pk=other.pk).update(status=CheckRequest.Status.SKIPPED)
             _contest_decide(contest, result, None, by)
-        elif not contest.reaction_can_roll:
-            CheckRequest.objects.filter(pk=other.pk).update(status=CheckRequest.Status.SKIPPED)
-            reaction = srs.check(
-                other.value,
-                None,
-                modifier=other.gm_modifier,
-                critical=other.critical,
-                fumble=other.fumble,
-            )
-            _contest_decide(contest, result, reaction, by)
         else:
+            # A reaction side that cannot roll still answers, with its player's modifiers.
             CheckRequest.objects.filter(pk=other.pk).update(status=CheckRequest.Status.PENDING)
             Contest.objects.filter(pk=contest.pk).update(status=Contest.Status.REACTION)
             other.status = CheckRequest.Status.PENDING
@@ -741,7 +858,7 @@ def _contest_after_roll(request: CheckRequest, result: srs.CheckResult, by) -> N
         _contest_decide(contest, action, result, by)
 
 
-def _contest_decide(contest: Contest, action, reaction, by) -> None:
+def _contest_decide(contest: Contest, action, reaction, by, *, reaction_modifiers=None) -> None:
     decided = srs.contest(action, reaction)
     Contest.objects.filter(pk=contest.pk).update(
         status=Contest.Status.DONE, winner=decided.winner, reason=decided.reason
@@ -761,5 +878,7 @@ def _contest_decide(contest: Contest, action, reaction, by) -> None:
             "reaction_character": requests["reaction"].character.name,
             "action": action.to_dict(),
             "reaction": None if reaction is None else reaction.to_dict(),
+            # Only a side without dice: a rolled side's modifiers are on its roll's card.
+            **({} if reaction_modifiers is None else {"reaction_modifiers": reaction_modifiers}),
         },
     )

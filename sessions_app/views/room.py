@@ -284,12 +284,16 @@ def contest_create(request, session_id: int):
                 value_name=data["action_value_name"],
                 value=data["action_value"],
                 gm_modifier=data["action_modifier"],
+                critical=data["action_critical"],
+                fumble=data["action_fumble"],
             ),
             reaction=ContestSide(
                 character=data["reaction_character"],
                 value_name=data["reaction_value_name"],
                 value=data["reaction_value"],
                 gm_modifier=data["reaction_modifier"],
+                critical=data["reaction_critical"],
+                fumble=data["reaction_fumble"],
             ),
             reaction_can_roll=not data["reaction_cannot_roll"],
         ),
@@ -333,8 +337,10 @@ def check_roll(request, session_id: int, request_id: int):
     # The service checks membership, ownership and that the check is in this session: the
     # hottest endpoint of a session does not look those up twice.
     message, status = "", 200
+    # The widget of a reaction side that cannot roll sends "answer": no dice, modifiers only.
+    act = check_services.contest_answer if request.POST.get("answer") else check_services.check_roll
     try:
-        roll = check_services.check_roll(
+        done = act(
             request_id=request_id,
             session_id=session_id,
             by=request.user,
@@ -345,7 +351,7 @@ def check_roll(request, session_id: int, request_id: int):
     except ValidationError as error:
         message, status = " ".join(error.messages), 400
     else:
-        message = _roll_summary(roll)
+        message = _roll_summary(done) if isinstance(done, Roll) else _("Answered.")
     return _status(request, message, error=status != 200, status=status)
 
 
@@ -401,6 +407,7 @@ def check_chances(request, session_id: int, request_id: int):
         critical=check.critical,
         fumble=check.fumble,
     )
+    without_dice = check_services.answers_without_dice(check)
     return render(
         request,
         f"{TEMPLATE}#chances",
@@ -409,6 +416,9 @@ def check_chances(request, session_id: int, request_id: int):
             "show_success": show_success,
             "check": check,
             "total_modifier": modifier,
+            "without_dice": without_dice,
+            "achievement": check.value + modifier,
+            "win_chance": check_services.contest_win_chance(check, modifier),
         },
     )
 
@@ -434,6 +444,7 @@ def contest_preview(request, session_id: int):
         return None
 
     action_value, reaction_value = side_value("action"), side_value("reaction")
+    profile = session.rules_profile
     chance = None
     if action_value is not None and reaction_value is not None:
         chance = srs.contest_chance(
@@ -442,8 +453,12 @@ def contest_preview(request, session_id: int):
             action_modifier=data.get("action_modifier") or 0,
             reaction_modifier=data.get("reaction_modifier") or 0,
             reaction_can_roll=not data.get("reaction_cannot_roll"),
-            critical=session.rules_profile.critical,
-            fumble=session.rules_profile.fumble,
+            critical=profile.critical,
+            fumble=profile.fumble,
+            action_critical=data.get("action_critical"),
+            action_fumble=data.get("action_fumble"),
+            reaction_critical=data.get("reaction_critical"),
+            reaction_fumble=data.get("reaction_fumble"),
         )
     return render(
         request,

@@ -113,3 +113,42 @@ def test_contest_between_two_players(browser, table_setup):
         expect(page.locator("#timeline-items .event-contest_decided")).to_contain_text("wins")
     texts = {p.locator(".event-contest_decided").inner_text() for p in (gm, aki, ren)}
     assert len(texts) == 1
+
+
+def test_reaction_side_that_cannot_roll_answers_with_its_modifiers(browser, table_setup):
+    base_url, session = table_setup
+    gm = room_page(browser, base_url, session, "keeper")
+    aki = room_page(browser, base_url, session, "aki")
+    ren = room_page(browser, base_url, session, "ren")
+
+    gm.locator("summary", has_text="Open a contest").click()
+    form = gm.locator("#contest-form")
+    form.get_by_label("What for").fill("Hold the door")
+    form.get_by_label("Action side", exact=True).select_option(label="Aki (aki)")
+    form.locator("[name=action_value_name]").select_option("Strength")
+    form.get_by_label("Reaction side", exact=True).select_option(label="Ren (ren)")
+    form.locator("[name=reaction_value_name]").select_option("Strength")
+    form.get_by_label("The reaction side cannot roll").check()
+    form.get_by_role("button", name="Open the contest").click()
+
+    aki.locator("#check-items .roll-widget").get_by_role("button", name="Roll 2D6").click()
+    decided = gm.locator("#timeline-items .event-contest_decided")
+    ren_widget = ren.locator("#check-items .roll-widget")
+    for _ in range(100):
+        if decided.count() or ren_widget.count():
+            break
+        gm.wait_for_timeout(100)
+    if decided.count() == 0:
+        expect(ren_widget.get_by_role("button", name="Roll 2D6")).to_have_count(0)
+        # Strength 5 plus a +20 shield beats any plain roll of Aki's Strength 2.
+        expect(ren_widget.locator(".chances-box")).to_contain_text("Achievement 5")
+        ren_widget.get_by_label("Modifier name").first.fill("Shield")
+        ren_widget.get_by_label("Amount").first.fill("20")
+        expect(ren_widget.locator(".chances-box")).to_contain_text("Achievement 25")
+        ren_widget.get_by_role("button", name="Answer without dice").click()
+        expect(decided).to_contain_text("Shield +20")
+    else:  # Aki fumbled: the reaction side need not answer.
+        expect(decided).to_contain_text("the action side fumbled")
+
+    for page in (gm, aki, ren):
+        expect(page.locator("#timeline-items .event-contest_decided")).to_contain_text("wins")

@@ -18,6 +18,7 @@ from sessions_app.services.checks import (
     check_request,
     check_roll,
     command_roll,
+    contest_answer,
     contest_open,
     gm_roll,
     roll_reveal,
@@ -27,6 +28,7 @@ from tests.factories import (
     CharacterFactory,
     GameSessionFactory,
     MembershipFactory,
+    RulesProfileFactory,
     UserFactory,
 )
 
@@ -330,6 +332,31 @@ def test_command_roll_check_marked_not_requested(session, player):
     )
 
 
+def test_roll_box_uses_the_table_profile_critical_and_fumble(session, player):
+    session.rules_profile = RulesProfileFactory(critical=11, fumble=3)
+    session.save()
+
+    critical = command_roll(session=session, by=player, text="2D6>=20", faces=(5, 6))
+    fumble = command_roll(session=session, by=player, text="2D6>=2", faces=(1, 2))
+
+    assert (critical.result["outcome"], critical.result["success"]) == ("critical", True)
+    assert (fumble.result["outcome"], fumble.result["success"]) == ("fumble", False)
+    assert critical.command == "2D6>=20[11,3]"
+
+
+def test_roll_box_explicit_critical_and_fumble_win_over_the_profile(session, player):
+    session.rules_profile = RulesProfileFactory(critical=11, fumble=3)
+    session.save()
+
+    at_sharp = command_roll(session=session, by=player, text="2D6@12#2>=20", faces=(5, 6))
+    brackets = command_roll(session=session, by=player, text="2D6>=2[12,2]", faces=(1, 2))
+    half = command_roll(session=session, by=player, text="2D6>=20[,2]", faces=(5, 6))
+
+    assert at_sharp.result["outcome"] == "failure"
+    assert brackets.result["outcome"] == "success"
+    assert (half.result["outcome"], half.command) == ("critical", "2D6>=20[11,2]")
+
+
 def test_command_roll_sum(session, player):
     roll = command_roll(session=session, by=player, text="3D6+1", faces=(1, 2, 3))
 
@@ -493,11 +520,132 @@ def test_contest_reaction_cannot_roll_uses_value_and_modifier(session, gm, playe
     )
 
     check_roll(request_id=_side(contest, "action").pk, by=player, dice=(3, 3))
+    contest_answer(request_id=_side(contest, "reaction").pk, by=pc2.owner)
 
     contest.refresh_from_db()
     decided = TimelineEvent.objects.get(kind="contest_decided").payload
     assert decided["reaction"]["achievement"] == 11 and decided["reaction"]["dice"] is None
     assert contest.winner == "reaction"
+
+
+def _cannot_roll_contest(session, gm, pc, reacting, **reaction):
+    return _contest(
+        session,
+        gm,
+        pc,
+        reacting,
+        reaction=ContestSide(character=reacting, **({"value": 4} | reaction)),
+        reaction_can_roll=False,
+    )
+
+
+def test_reaction_side_that_cannot_roll_adds_declared_modifiers(
+    session, gm, player, second_player, pc, pc2
+):
+    contest = _cannot_roll_contest(session, gm, pc, pc2, gm_modifier=1)
+    check_roll(request_id=_side(contest, "action").pk, by=player, dice=(3, 4))  # 5 + 7 = 12
+    assert _side(contest, "reaction").status == "pending"
+    assert not TimelineEvent.objects.filter(kind="contest_decided").exists()
+
+    contest = contest_answer(
+        request_id=_side(contest, "reaction").pk,
+        by=second_player,
+        declared_modifiers=[("Parrying dagger", 5), ("Guard stance", 2)],
+    )
+
+    decided = TimelineEvent.objects.get(kind="contest_decided").payload
+    assert decided["reaction"]["achievement"] == 4 + 1 + 5 + 2
+    assert decided["reaction"]["dice"] is None
+    assert [row["amount"] for row in decided["reaction_modifiers"]] == [1, 5, 2]
+    assert (contest.status, contest.winner) == ("done", "reaction")
+    assert not Roll.objects.filter(request__side="reaction").exists()
+
+
+def test_reaction_side_that_cannot_roll_refuses_dice(session, gm, player, second_player, pc, pc2):
+    contest = _cannot_roll_contest(session, gm, pc, pc2)
+    check_roll(request_id=_side(contest, "action").pk, by=player, dice=(3, 4))
+
+    with pytest.raises(ValidationError):
+        check_roll(request_id=_side(contest, "reaction").pk, by=second_player, dice=(6, 6))
+
+    assert Contest.objects.get(pk=contest.pk).status == "reaction"
+
+
+def test_reaction_side_that_cannot_roll_answers_only_after_the_action_side(
+    session, gm, second_player, pc, pc2
+):
+    contest = _cannot_roll_contest(session, gm, pc, pc2)
+
+    with pytest.raises(ValidationError):
+        contest_answer(request_id=_side(contest, "reaction").pk, by=second_player)
+
+
+def test_reaction_side_that_cannot_roll_answered_by_its_player_only(session, gm, player, pc, pc2):
+    contest = _cannot_roll_contest(session, gm, pc, pc2)
+    check_roll(request_id=_side(contest, "action").pk, by=player, dice=(3, 4))
+
+    with pytest.raises(PermissionDenied):
+        contest_answer(request_id=_side(contest, "reaction").pk, by=player)
+
+
+def test_gm_answers_for_an_npc_reaction_side_that_cannot_roll(session, gm, player, pc, npc):
+    contest = _cannot_roll_contest(session, gm, pc, npc, value_name="Senses", value=None)
+    check_roll(request_id=_side(contest, "action").pk, by=player, dice=(2, 3))  # 5 + 5 = 10
+
+    contest = contest_answer(
+        request_id=_side(contest, "reaction").pk, by=gm, declared_modifiers=[("Watchdog", 6)]
+    )
+
+    assert (contest.winner, contest.reason) == ("reaction", srs.REASON_TIE_REACTION_PRIORITY)
+
+
+def test_rolled_check_cannot_be_answered_without_dice(session, gm, player, pc):
+    with pytest.raises(ValidationError):
+        contest_answer(request_id=_request(session, gm, pc).pk, by=player)
+
+
+def test_contest_side_overrides_critical_and_fumble(session, gm, player, second_player, pc, pc2):
+    contest = _contest(
+        session,
+        gm,
+        pc,
+        pc2,
+        action=ContestSide(character=pc, value_name="Strength", critical=11, fumble=3),
+        reaction=ContestSide(character=pc2, value_name="Reflexes", fumble=4),
+    )
+
+    action, reaction = _side(contest, "action"), _side(contest, "reaction")
+    assert (action.critical, action.fumble, reaction.critical, reaction.fumble) == (11, 3, 12, 4)
+    opened = TimelineEvent.objects.get(kind="contest_opened").payload
+    assert (opened["action"]["critical"], opened["reaction"]["fumble"]) == (11, 4)
+    expected = srs.contest_chance(
+        5, 4, action_critical=11, action_fumble=3, reaction_critical=12, reaction_fumble=4
+    )
+    assert opened["action_chance"] == f"{expected.numerator}/{expected.denominator}"
+
+    check_roll(request_id=action.pk, by=player, dice=(5, 6))
+    check_roll(request_id=reaction.pk, by=second_player, dice=(2, 2))
+
+    contest.refresh_from_db()
+    assert (contest.winner, contest.reason) == ("action", srs.REASON_REACTION_FUMBLE)
+
+
+def test_contest_uses_the_table_profile_critical_and_fumble(session, gm, player, pc, pc2):
+    session.rules_profile = RulesProfileFactory(critical=11, fumble=3)
+    session.save()
+    contest = _contest(session, gm, pc, pc2)
+
+    check_roll(request_id=_side(contest, "action").pk, by=player, dice=(1, 2))
+
+    contest.refresh_from_db()
+    assert (contest.winner, contest.reason) == ("reaction", srs.REASON_ACTION_FUMBLE)
+
+
+def test_contest_side_critical_beyond_2d6_refused(session, gm, pc, pc2):
+    with pytest.raises(ValidationError):
+        _contest(session, gm, pc, pc2, action=ContestSide(character=pc, value=3, critical=13))
+
+    assert not Contest.objects.exists()
 
 
 def test_contest_same_character_twice_refused(session, gm, pc):

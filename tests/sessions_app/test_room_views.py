@@ -393,3 +393,132 @@ def test_session_page_names_the_shipped_profile_in_japanese(player_client, sessi
     page = player_client.get(_url("session_room", session), HTTP_ACCEPT_LANGUAGE="ja")
 
     assert "SRS標準" in page.content.decode()
+
+
+def _cannot_roll_contest(session, gm, pc, other_client):
+    from sessions_app.services.checks import ContestSide, contest_open
+
+    ren = CharacterFactory(
+        table=session.table,
+        owner=other_client.session_user,
+        name="Ren",
+        judgement_values={"Strength": 4},
+    )
+    session.characters.add(ren)
+    return contest_open(
+        session=session,
+        by=gm,
+        label="Hold the door",
+        action=ContestSide(character=pc, value_name="Strength"),
+        reaction=ContestSide(character=ren, value_name="Strength"),
+        reaction_can_roll=False,
+    )
+
+
+@pytest.fixture
+def ren_client(session):
+    ren = MembershipFactory(table=session.table, user=UserFactory(username="ren")).user
+    client = Client()
+    client.force_login(ren)
+    client.session_user = ren
+    return client
+
+
+def test_reaction_side_that_cannot_roll_answers_with_declared_modifiers_over_http(
+    ren_client, session, gm, pc
+):
+    contest = _cannot_roll_contest(session, gm, pc, ren_client)
+    check_roll(request_id=contest.requests.get(side="action").pk, by=pc.owner, dice=(3, 4))
+    reaction = contest.requests.get(side="reaction")
+    rows = {"mod_label": ["Shield"], "mod_amount": ["9"]}
+
+    widget = ren_client.get(_url("session_room", session)).content.decode()
+    chances = ren_client.post(_url("check_chances", session, reaction.pk), rows, **HTMX)
+    answered = ren_client.post(
+        _url("check_roll", session, reaction.pk), {**rows, "answer": "1"}, **HTMX
+    )
+
+    assert "Answer without dice" in widget and "Roll 2D6" not in widget
+    assert "Achievement 13" in chances.content.decode()
+    assert "your side wins" in chances.content.decode()
+    assert answered.status_code == 200 and "Answered." in answered.content.decode()
+    decided = TimelineEvent.objects.get(kind="contest_decided").payload
+    assert (decided["winner"], decided["reaction"]["achievement"]) == ("reaction", 13)
+
+
+def test_reaction_side_chances_are_exact_against_the_action_roll(ren_client, session, gm, pc):
+    from sessions_app import srs
+    from sessions_app.services.checks import ContestSide, contest_open
+
+    ren = CharacterFactory(
+        table=session.table, owner=ren_client.session_user, judgement_values={"Strength": 4}
+    )
+    session.characters.add(ren)
+    contest = contest_open(
+        session=session,
+        by=gm,
+        label="Arm wrestling",
+        action=ContestSide(character=pc, value_name="Strength"),
+        reaction=ContestSide(character=ren, value_name="Strength", critical=10),
+    )
+    check_roll(request_id=contest.requests.get(side="action").pk, by=pc.owner, dice=(3, 4))
+    reaction = contest.requests.get(side="reaction")
+
+    response = ren_client.post(
+        _url("check_chances", session, reaction.pk),
+        {"mod_label": ["Grip"], "mod_amount": ["2"]},
+        **HTMX,
+    )
+
+    expected = srs.reaction_chance(srs.check(5, (3, 4)), 4, reaction_modifier=2, critical=10)
+    percent = f"{float(expected) * 100:.1f}%"
+    assert f"Wins the contest {percent} against the action side" in response.content.decode()
+
+
+def test_contest_create_with_side_critical_and_fumble(gm_client, session, pc, player):
+    other = CharacterFactory(
+        table=session.table, owner=player, name="Ren", judgement_values={"Strength": 4}
+    )
+    session.characters.add(other)
+    data = {
+        "label": "Arm wrestling",
+        "action_character": pc.pk,
+        "action_value_name": "Strength",
+        "action_modifier": "0",
+        "action_critical": "11",
+        "reaction_character": other.pk,
+        "reaction_value_name": "Strength",
+        "reaction_modifier": "0",
+        "reaction_fumble": "3",
+    }
+
+    preview = gm_client.post(_url("contest_preview", session), data, **HTMX)
+    gm_client.post(_url("contest_create", session), data, **HTMX)
+
+    from sessions_app import srs
+
+    chance = srs.contest_chance(5, 4, action_critical=11, reaction_fumble=3)
+    assert f"Action side wins {float(chance) * 100:.1f}%" in preview.content.decode()
+    sides = {r.side: (r.critical, r.fumble) for r in CheckRequest.objects.all()}
+    assert sides == {"action": (11, 2), "reaction": (12, 3)}
+
+
+def test_contest_opened_line_names_a_side_s_own_critical_and_fumble(ren_client, session, gm, pc):
+    from sessions_app.services.checks import ContestSide, contest_open
+
+    ren = CharacterFactory(
+        table=session.table, owner=ren_client.session_user, name="Ren", judgement_values={}
+    )
+    session.characters.add(ren)
+    contest_open(
+        session=session,
+        by=gm,
+        label="Stare down",
+        action=ContestSide(character=pc, value=5, critical=11),
+        reaction=ContestSide(character=ren, value=4),
+    )
+
+    page = " ".join(ren_client.get(_url("session_room", session)).content.decode().split())
+
+    assert "Aki: Critical / fumble 11 / 2" in page
+    assert "Ren: Critical / fumble" not in page

@@ -541,6 +541,96 @@ def test_contest_chance_equals_brute_force(
     )
 
 
+@settings(max_examples=25, deadline=None)
+@given(values, values, modifiers, modifiers, st.booleans(), criticals, fumbles, criticals, fumbles)
+def test_contest_chance_per_side_critical_and_fumble_equals_brute_force(
+    action_value,
+    reaction_value,
+    action_modifier,
+    reaction_modifier,
+    can_roll,
+    action_critical,
+    action_fumble,
+    reaction_critical,
+    reaction_fumble,
+):
+    chance = srs.contest_chance(
+        action_value,
+        reaction_value,
+        action_modifier=action_modifier,
+        reaction_modifier=reaction_modifier,
+        reaction_can_roll=can_roll,
+        action_critical=action_critical,
+        action_fumble=action_fumble,
+        reaction_critical=reaction_critical,
+        reaction_fumble=reaction_fumble,
+    )
+
+    actions = [
+        srs.check(
+            action_value,
+            dice,
+            modifier=action_modifier,
+            critical=action_critical,
+            fumble=action_fumble,
+        )
+        for dice in ALL_DICE
+    ]
+    reactions = [
+        srs.check(
+            reaction_value,
+            dice,
+            modifier=reaction_modifier,
+            critical=reaction_critical,
+            fumble=reaction_fumble,
+        )
+        for dice in (ALL_DICE if can_roll else [None] * 36)
+    ]
+    wins = sum(srs.contest(a, r).winner == "action" for a in actions for r in reactions)
+    assert chance == Fraction(wins, 36 * 36)
+
+
+def test_contest_chance_side_values_override_the_shared_ones():
+    # Against 20 the action side wins only by the reaction's fumble (35 x 1 ways) or by its
+    # own critical against a plain reaction (criticals x 34); a critical of 11 for the
+    # action side alone makes that 3 ways instead of 1, the reaction side's stays 12.
+    shared = srs.contest_chance(0, 20, critical=12)
+    own = srs.contest_chance(0, 20, critical=12, action_critical=11)
+
+    assert (shared, own) == (Fraction(35 + 34, 36 * 36), Fraction(35 + 3 * 34, 36 * 36))
+
+
+@settings(max_examples=25, deadline=None)
+@given(values, values, modifiers, modifiers, pairs_of_dice, st.booleans(), criticals, fumbles)
+def test_reaction_chance_equals_brute_force(
+    action_value, reaction_value, action_modifier, reaction_modifier, dice, can_roll, crit, fum
+):
+    action = srs.check(action_value, dice, modifier=action_modifier)
+
+    chance = srs.reaction_chance(
+        action,
+        reaction_value,
+        reaction_modifier=reaction_modifier,
+        reaction_can_roll=can_roll,
+        critical=crit,
+        fumble=fum,
+    )
+
+    reactions = [
+        srs.check(reaction_value, faces, modifier=reaction_modifier, critical=crit, fumble=fum)
+        for faces in (ALL_DICE if can_roll else [None] * 36)
+    ]
+    wins = sum(srs.contest(action, reaction).winner == "reaction" for reaction in reactions)
+    assert chance == Fraction(wins, 36)
+
+
+def test_reaction_chance_without_dice_is_certain():
+    action = srs.check(5, (3, 4))  # achievement 12
+
+    assert srs.reaction_chance(action, 10, reaction_modifier=2, reaction_can_roll=False) == 1
+    assert srs.reaction_chance(action, 10, reaction_modifier=1, reaction_can_roll=False) == 0
+
+
 # --------------------------------------------------------------------------- rolling
 
 

@@ -227,3 +227,30 @@ def test_command_result_from_dict_refuses_tampered_total():
 
     with pytest.raises(ValueError, match="total"):
         srs.CommandResult.from_dict(data)
+
+
+def test_parse_command_takes_the_table_values_where_the_command_gives_none():
+    parsed = srs.parse_command("2D6>=20", critical=11, fumble=3)
+
+    assert (parsed.critical, parsed.fumble, parsed.notation) == (11, 3, "2D6>=20[11,3]")
+
+
+@pytest.mark.parametrize(
+    ("text", "critical", "fumble"),
+    [("2D6@12#2>=9", 12, 2), ("2D6>=9[12,2]", 12, 2), ("2D6>=9[10]", 10, 3), ("2D6#4", 11, 4)],
+)
+def test_parse_command_own_values_win_over_the_table(text, critical, fumble):
+    parsed = srs.parse_command(text, critical=11, fumble=3)
+
+    assert (parsed.critical, parsed.fumble) == (critical, fumble)
+
+
+def test_roll_command_table_critical_on_five_and_six():
+    assert srs.roll_command("2D6>=20", [5, 6], critical=11, fumble=3).check.is_critical
+    assert srs.roll_command("2D6>=2", [1, 2], critical=11, fumble=3).check.is_fumble
+
+
+def test_command_result_with_table_values_survives_round_trip():
+    result = srs.roll_command("2D6+1>=9", [2, 6], critical=8, fumble=3)
+
+    assert srs.CommandResult.from_dict(json.loads(json.dumps(result.to_dict()))) == result
