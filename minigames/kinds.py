@@ -16,6 +16,7 @@ class MatchFinished(MatchStarted):
     winner: int | None  # the winning seat; None for a draw
     winner_name: str | None
     loser_name: str | None
+    # How it ended, as the game words it; "stopped": the session's main play ended first.
     reason: str | None
     # What the winner had left: Actual counts pieces, Actics X life.
     pieces_left: int | None
@@ -71,6 +72,7 @@ kind_register(
             _DRAWN,
             {**_WON, "game": "acticsx", "reason": "life", "pieces_left": 0, "life_left": 3},
             {**_DRAWN, "game": "acticsx"},
+            {**_DRAWN, "reason": "stopped"},
         ),
         template="minigames/kinds/match_finished.html",
         panels={Panel.MATCHES},

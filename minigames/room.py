@@ -17,6 +17,7 @@ from sessions_app.rooms import Boards
 from .forms import MatchForm
 from .models import Match
 from .registry import GAMES
+from .services import match_stopped
 
 
 def match_characters(session):
@@ -47,12 +48,24 @@ def session_matches(session_id: int) -> list[Match]:
     return matches
 
 
+def board_context(match: Match, user, *, params=None, refused=None) -> dict[str, Any]:
+    """One viewer's board, whichever the game.
+
+    A match stopped with its session's main play is shown to everyone as to a spectator:
+    nothing is left to play, so no seat gets controls (nor its hidden cards).
+    """
+    presenter = GAMES[match.game].presenter
+    stopped = match_stopped(match)
+    viewer = None if stopped else user
+    context = presenter.board_context(match, viewer, params=params, refused=refused)
+    context["stopped"] = stopped
+    return context
+
+
 def render_board(match: Match, user, *, request=None) -> str:
     """Render one viewer's board (a seat's, or a spectator's) as HTML."""
-    presenter = GAMES[match.game].presenter
-    return render_to_string(
-        presenter.TEMPLATE, presenter.board_context(match, user), request=request
-    )
+    template = GAMES[match.game].presenter.TEMPLATE
+    return render_to_string(template, board_context(match, user), request=request)
 
 
 def page_context(request, session) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from sessions_app.models import Character, GameSession, Membership
+from sessions_app.models import Character, GameSession, Membership, Phase
 from sessions_app.services.access import is_gm, require_gm, require_member
 from sessions_app.services.stage import stage_require
 from sessions_app.services.timeline import broadcast, timeline_append
@@ -22,12 +22,37 @@ from .models import Match, MatchMove
 from .registry import DEFAULT_GAME, GAMES, GameSpec, game_spec
 
 BOT_LEVELS = ("random", "search")
+# Once main play is over a session's matches are read-only: no new match, no move.
+PLAY_OVER = (Phase.AFTER_PLAY, Phase.CLOSED)
+# The result of a match stopped because its session's main play ended: nobody won.
+STOPPED = "stopped"
 # A computer seat never takes more steps (or fresh looks) than this in one go: a guard.
 MAX_COMPUTER_STEPS = 400
 
 
 class StaleMove(ValidationError):
     """A move sent for a board that has changed since; the client is re-synced."""
+
+
+class MatchUnderWay(ValidationError):
+    """A second match asked for between two characters whose match is still open."""
+
+    def __init__(self, message, *, match: Match):
+        super().__init__(message)
+        self.match = match
+
+
+def _require_play_not_over(session: GameSession | None) -> None:
+    if session is not None and session.phase in PLAY_OVER:
+        raise ValidationError(_("The session's main play is over: its matches are closed."))
+
+
+def _open_match_between(session: GameSession, seats: list[SeatSpec]) -> Match | None:
+    wanted = {seat.character.pk for seat in seats}
+    for match in Match.objects.filter(session=session).exclude(status=Match.Status.FINISHED):
+        if {seat.get("character_id") for seat in match.seats} == wanted:
+            return match
+    return None
 
 
 @dataclass(frozen=True)
@@ -91,6 +116,16 @@ def match_create(
     ]
     options = _with_decks(options, [seat.deck for seat in seats])
     with transaction.atomic():
+        # Locked so that two requests at once cannot both find no open match.
+        session = GameSession.objects.select_for_update().get(pk=session.pk)
+        _require_play_not_over(session)
+        under_way = _open_match_between(session, seats)
+        if under_way is not None:
+            raise MatchUnderWay(
+                _("A match between %(a)s and %(b)s is already under way.")
+                % {"a": seats[0].character.name, "b": seats[1].character.name},
+                match=under_way,
+            )
         match = _new_match(
             spec=spec,
             session=session,
@@ -220,6 +255,10 @@ def _computer_turns(match: Match) -> Match:
         seat, action = chosen
         with transaction.atomic():
             locked = Match.objects.select_for_update().get(pk=match.pk)
+            if locked.status == Match.Status.FINISHED:
+                # Stopped meanwhile (its session left main play): nothing more to play.
+                match = locked
+                break
             if locked.version == match.version:
                 state = engine.apply(state, action)
                 _append_move(locked, seat, action, by_computer=True)
@@ -289,6 +328,9 @@ def match_move(*, match_id: int, by, action: dict, version: int) -> Match:
                 table_id=match.session.table_id,
                 message=_("You are not playing in this match."),
             )
+            _require_play_not_over(match.session)
+        if match.status == Match.Status.FINISHED:
+            raise ValidationError(_("The match is over."))
         # A setup only replaces the seat's own secret choices until both are ready, so it
         # need not wait for the other seat's news; every other move must be current.
         if match.version != version and action.get("type") != "setup":
@@ -321,6 +363,38 @@ def _set_auto(match: Match, spec: GameSpec, seat: int, value: bool, state) -> No
     _save_state(match, state, spec.engine)
 
 
+def matches_stop(*, session: GameSession, by) -> list[Match]:
+    """End the session's open matches as its main play ends: nobody wins, the log says why.
+
+    Run inside the phase change's (or the closing's) transaction; a second run finds nothing
+    left open.
+    """
+    stopped = []
+    open_matches = (
+        Match.objects.select_for_update()
+        .filter(session=session)
+        .exclude(status=Match.Status.FINISHED)
+        .order_by("created_at", "pk")
+    )
+    for match in open_matches:
+        match.status = Match.Status.FINISHED
+        match.result = {"winner": None, "reason": STOPPED}
+        match.finished_at = timezone.now()
+        # A move or a computer's answer sent for the board as it was is now stale.
+        match.version += 1
+        match.save(update_fields=["status", "result", "finished_at", "version"])
+        _announce_result(match)
+        message = {"type": "board.updated", "board_id": match.pk, "version": match.version}
+        transaction.on_commit(lambda m=message: broadcast(f"session.{session.pk}", m))
+        stopped.append(match)
+    return stopped
+
+
+def match_stopped(match: Match) -> bool:
+    """Tell whether the match was stopped with its session's main play, not played out."""
+    return (match.result or {}).get("reason") == STOPPED
+
+
 def match_replay(match: Match):
     """Rebuild a match's state from its seed, options and move log."""
     engine = GAMES[match.game].engine
@@ -342,6 +416,8 @@ def match_outcome_record(*, match: Match, by, label: str) -> None:
         locked = Match.objects.select_for_update().get(pk=match.pk)
         if locked.status != Match.Status.FINISHED:
             raise ValidationError(_("The match is not over yet."))
+        if match_stopped(locked):
+            raise ValidationError(_("A stopped match decides nothing."))
         if locked.session.events.filter(kind="match_outcome", payload__match_id=match.pk).exists():
             raise ValidationError(_("This match already decided an outcome."))
         winner = (locked.result or {}).get("winner")

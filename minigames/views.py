@@ -21,7 +21,7 @@ from .forms import DeckForm, MatchForm, PracticeForm
 from .messages import reader_language
 from .models import Deck, Match
 from .registry import GAMES
-from .room import match_characters
+from .room import board_context, match_characters
 
 
 def _viewable(request, match_id: int) -> Match:
@@ -40,7 +40,7 @@ def match_create(request, session_id: int):
     session, _membership = member_session_or_404(user=request.user, session_id=session_id)
     characters = match_characters(session)
     form = MatchForm(request.POST, characters=characters, user=request.user)
-    match = None
+    match = under_way = None
     if form.is_valid():
         try:
             match = services.match_create(
@@ -59,16 +59,27 @@ def match_create(request, session_id: int):
             )
         except PermissionDenied as error:
             form.add_error(None, str(error))
+        except services.MatchUnderWay as error:
+            # Said beside the link to the match under way, not as a field error.
+            under_way = error
         except ValidationError as error:
             apply_errors(form, error)
     if match is not None:
         form = MatchForm(characters=characters, user=request.user)
     if not request.htmx:
+        if under_way is not None:
+            messages.error(request, under_way.message)
+            return redirect("match_detail", match_id=under_way.match.pk)
         return redirect("session_room", session_id=session.pk)
     return render(
         request,
         "minigames/_match_form.html",
-        {"session": session, "match_form": form, "match_created": match is not None},
+        {
+            "session": session,
+            "match_form": form,
+            "match_created": match is not None,
+            "under_way": under_way,
+        },
     )
 
 
@@ -86,8 +97,8 @@ def _board(match, user, params=None, *, refused=None):
 
     `refused` is the form of a move just refused, for a board that can show it again.
     """
-    presenter = GAMES[match.game].presenter
-    return presenter.board_context(match, user, params=params, refused=refused), presenter.TEMPLATE
+    context = board_context(match, user, params=params, refused=refused)
+    return context, GAMES[match.game].presenter.TEMPLATE
 
 
 def _action_from_post(match, post) -> dict:

@@ -4,6 +4,9 @@ The room lists live boards (the in-fiction games' matches) beside its timeline, 
 app that provides them: such an app registers its boards here from its ``AppConfig.ready()``,
 so the dependency runs from that app to ``sessions_app`` and never back. The room view and
 the consumer ask :func:`boards` for what to show and how to render it for one viewer.
+
+The same app is told when a session's main play is over (after-play begins, or the session
+closes) through :func:`on_main_play_end`, so it can end what is still being played there.
 """
 
 from __future__ import annotations
@@ -63,3 +66,22 @@ def render_all(session_id: int, user, *, request=None) -> tuple[list[int], list[
         [board.pk for board in shown],
         [registered.render(board, user, request=request) for board in shown],
     )
+
+
+_main_play_end: list[Callable[..., None]] = []
+
+
+def on_main_play_end(callback: Callable[..., None]) -> None:
+    """Call ``callback(session=, by=)`` whenever a session's main play is over (from ready())."""
+    if callback not in _main_play_end:
+        _main_play_end.append(callback)
+
+
+def main_play_end(*, session, by) -> None:
+    """Tell the registered apps that ``session`` leaves play, inside the caller's transaction.
+
+    Called as after-play begins and again as the session closes, before the closing is
+    recorded; a callback must therefore be safe to run twice.
+    """
+    for callback in _main_play_end:
+        callback(session=session, by=by)

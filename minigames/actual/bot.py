@@ -240,34 +240,15 @@ def _view_pieces(view: dict[str, Any]) -> tuple[Piece, ...]:
 # --- determinisation -------------------------------------------------------------------
 
 
-def _opponent_counter_known(view: dict[str, Any]) -> bool | None:
-    """Tell whether the opponent holds its Counter now, if this turn's log shows it."""
-    seat, turn = view["viewer"], view["turn"]
-    known = None
-    entries = [e for e in view["log"] if e.get("turn") == turn]
-    for i, entry in enumerate(entries):
-        if entry["type"] == "counter" and entry["player"] != seat:
-            known = not entry["used"]
-        elif (
-            entry["type"] == "use"
-            and entry["kind"] == ATTACK
-            and entry["player"] == seat
-            and i + 1 < len(entries)
-            and entries[i + 1]["type"] == "damage"
-        ):
-            # An attack that went straight to damage met no Counter in the defender's hand.
-            known = False
-    return known
-
-
 def sample_world(
     view: dict[str, Any], rng: random.Random, prior: tuple[int, int] = (10, 9)
 ) -> engine.State:
     """Build one full state consistent with ``view``, guessing what it hides.
 
     The opponent's unknown cards follow ``prior`` (Move, Attack) less the faces it has shown
-    since its last reshuffle, plus its Counter unless that is shown; own deck order is
-    shuffled. Both seats always counter, so simulations never pause.
+    since its last reshuffle, plus its Counter unless that is shown, anywhere among them (an
+    attack that landed says nothing: the Counter may have been held back); own deck order
+    is shuffled. Both seats always counter.
     """
     seat = view["viewer"]
     opp = 1 - seat
@@ -314,14 +295,8 @@ def sample_world(
     while len(pool) < rest:
         pool.append(rng.choice((MOVE, ATTACK)))
     rng.shuffle(pool)
-    in_hand = _opponent_counter_known(view)
     if has_counter:
-        if in_hand is True and n_hand:
-            pool.insert(rng.randrange(n_hand), COUNTER)
-        elif in_hand is False and unknown > n_hand:
-            pool.insert(rng.randrange(n_hand, unknown), COUNTER)
-        else:
-            pool.insert(rng.randrange(unknown), COUNTER)
+        pool.insert(rng.randrange(unknown), COUNTER)
     ids = [make(opp, {kind: 1})[0] for kind in pool]
     s.hands[opp] = ids[:n_hand]
     s.used_hidden[opp] = ids[n_hand : n_hand + n_down]
@@ -393,9 +368,6 @@ class SearchBot:
                 "deck": dict(self.deck),
                 "pieces": self._setup_pieces(),
             }
-        if "counter" in types:
-            # Countering cancels a life lost and costs the attacker one: it never hurts.
-            return next(a for a in options if a.get("use") is True)
         if len(options) == 1:
             return options[0]
         action = self._follow_plan(view, options)

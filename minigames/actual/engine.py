@@ -5,9 +5,9 @@ Pure Python: nothing here imports Django. The module implements the shared inter
 to_dict, from_dict) plus ``result``, ``suggested_deck``, ``validate_setup``, and for
 simulations ``step`` (apply in place) and ``use_action``.
 
-Rules follow /work/shared/rules/actual.md and its Japanese seed (the seed would win where
-they disagree; no disagreement was found). Comments marked "Seed:" cite the seed where it
-settles a point.
+Rules follow the Actual rules digest and its Japanese seed (the seed would win where they
+disagree; no disagreement was found). Comments marked "Seed:" cite the seed where it settles
+a point.
 
 Board and seats
     5 columns (0-4) x 7 rows (0-6). Seat 0's start row is row 0, seat 1's is row 6.
@@ -34,10 +34,16 @@ Actions (JSON dicts; every action carries ``"player"``, the seat 0 or 1 that pla
         may follow a discard.
     {"type": "end_turn", "player": 0}
         Draw back up to 5 and pass the turn. Ending without using a card is a pass.
-    {"type": "counter", "player": 1, "use": true}
-        Answer a pending Counter decision (only the defender, only while one is pending).
     {"type": "always_counter", "player": 1, "value": true}
-        Set the seat's "always counter" preference (private; allowed until the game ends).
+        Set whether the seat reveals its Counter when one of its pieces is attacked (private;
+        on by default; allowed at any time, on either seat's turn, until the game ends).
+
+The Counter is decided beforehand
+    Seed: a Counter is used by showing it from a hand the opponent cannot see. So that an
+    attack looks the same whatever the defender holds, the defender is never asked during
+    the attack: the seat's standing "always counter" choice settles it at once. With the
+    choice on and a Counter in hand, the Counter is revealed (public); otherwise the attack
+    lands, and nothing tells whether a Counter was held back.
     {"type": "resign", "player": 0}
         Either seat, any time before the game ends (setup included).
 
@@ -58,16 +64,21 @@ Views (``player_view(state, seat or None)``, JSON types only)
     face-down count, pieces and lives left; the last two None before the start, when only
     "ready" is public); "you" (None for a spectator): own hand with ids and kinds, own deck
     and face-down discards by kind (never in order), own setup and "always counter";
-    "pending": the Counter question, whose "prompt" is "you_may_counter" for the defender
-    and "waiting_for_defender" for everyone else; "log": the last moves in public form
-    (kinds, pieces and squares, never card ids), each with its "text", a message of
-    ``minigames.game`` (``narration``); "result" once the game is over. A pending
-    question does tell the attacker that the defender holds its Counter.
+    "log": the last moves in public form (kinds, pieces and squares, never card ids), each
+    with its "text", a message of ``minigames.game`` (``narration``); "result" once the game
+    is over. Only the seat itself sees its "always counter" choice.
 
 Match options (``initial_state(options, seed)``)
     diagonal_attack: bool = False; turn_limit: int | None = None (counts the turns of both
     seats; after turn ``turn_limit`` ends the game is a draw); first_player: 0 | 1 | None
-    (None: the seeded RNG picks); always_counter: bool or [bool, bool] (per seat).
+    (None: the seeded RNG picks); always_counter: bool or [bool, bool] (per seat, default
+    true).
+
+Storage
+    ``to_dict`` writes version 2. Version 1 paused an attack to ask a defender holding a
+    Counter, and logged a declined Counter in public; ``from_dict`` upgrades such a state:
+    "ask me" becomes "always counter", a question left open is answered by revealing, and
+    the public trace of declined Counters is dropped from the log.
 """
 
 from __future__ import annotations
@@ -78,7 +89,9 @@ from typing import Any
 from minigames.game import IllegalAction, InvalidState, Message, message, message_plural
 
 GAME = "actual"
-VERSION = 1
+VERSION = 2
+# Saved states of this older version are upgraded on load (see "Storage" above).
+OLD_VERSION = 1
 COLUMNS = 5
 ROWS = 7
 START_ROWS = (0, ROWS - 1)
@@ -103,8 +116,7 @@ LIFE_SPLITS = ((5,), (4, 1), (3, 2), (3, 1, 1), (2, 2, 1), (2, 1, 1, 1), (1, 1, 
 class State:
     """A whole game, hidden information included; never shown to a player as is.
 
-    Pieces are tuples ``(id, owner, life, column, row)``; ``pending`` is None or
-    ``(attacker_seat, attacking_piece_id, target_piece_id)``. ``options``, ``setups`` entries
+    Pieces are tuples ``(id, owner, life, column, row)``. ``options``, ``setups`` entries
     and ``kinds`` are never mutated once built, so copies share them.
     """
 
@@ -124,7 +136,6 @@ class State:
         "current",
         "turn",
         "cards_used",
-        "pending",
         "winner",
         "reason",
         "log",
@@ -140,7 +151,7 @@ class State:
         self.rng_draws = 0
         self.phase = SETUP
         self.setups: list[dict[str, Any] | None] = [None, None]
-        self.always_counter = [False, False]
+        self.always_counter = [True, True]
         self.kinds: list[dict[str, str]] = [{}, {}]
         self.hands: list[list[str]] = [[], []]
         self.decks: list[list[str]] = [[], []]
@@ -150,7 +161,6 @@ class State:
         self.current: int | None = None
         self.turn = 0
         self.cards_used = 0
-        self.pending: tuple[int, int, int] | None = None
         self.winner: int | None = None
         self.reason: str | None = None
         # None switches logging off, which simulations use for speed.
@@ -175,7 +185,6 @@ class State:
         s.current = self.current
         s.turn = self.turn
         s.cards_used = self.cards_used
-        s.pending = self.pending
         s.winner = self.winner
         s.reason = self.reason
         s.log = None if self.log is None else self.log[:]
@@ -273,7 +282,7 @@ def _normalise_options(options: Any) -> tuple[dict[str, Any], list[bool]]:
     first = options.get("first_player")
     if first is not None and (not _is_int(first) or first not in (0, 1)):
         raise IllegalAction("The first player must be seat 0, seat 1 or none.")
-    always = options.get("always_counter", False)
+    always = options.get("always_counter", True)
     if isinstance(always, bool):
         always = [always, always]
     if (
@@ -364,7 +373,6 @@ def _finish(s: State, winner: int | None, reason: str) -> None:
     s.phase = OVER
     s.winner = winner
     s.reason = reason
-    s.pending = None
     _log(s, {"type": "end", "winner": winner, "reason": reason})
 
 
@@ -392,32 +400,22 @@ def _counter_in_hand(s: State, seat: int) -> str | None:
     return None
 
 
-def _do_counter(s: State, defender: int, card: str, attacking_piece: int, automatic: bool) -> None:
+def _do_counter(s: State, defender: int, card: str, attacking_piece: int) -> None:
     s.hands[defender].remove(card)
     s.used_shown[defender].append(card)
-    _log(
-        s,
-        {
-            "type": "counter",
-            "player": defender,
-            "used": True,
-            "automatic": automatic,
-            "piece": attacking_piece,
-        },
-    )
+    _log(s, {"type": "counter", "player": defender, "piece": attacking_piece})
     # The counter's damage is not an attack, so it can never be countered in turn.
     _hit(s, _piece_index(s, attacking_piece))
 
 
 def _resolve_attack(s: State, attacker: int, attacking_piece: int, target_piece: int) -> None:
+    # Decided beforehand, never asked: a held-back Counter and no Counter read the same.
     defender = 1 - attacker
-    card = _counter_in_hand(s, defender)
+    card = _counter_in_hand(s, defender) if s.always_counter[defender] else None
     if card is None:
         _hit(s, _piece_index(s, target_piece))
-    elif s.always_counter[defender]:
-        _do_counter(s, defender, card, attacking_piece, automatic=True)
     else:
-        s.pending = (attacker, attacking_piece, target_piece)
+        _do_counter(s, defender, card, attacking_piece)
 
 
 def _end_turn(s: State) -> None:
@@ -543,24 +541,6 @@ def _discard(s: State, seat: int, action: dict[str, Any]) -> None:
     _end_turn(s)
 
 
-def _answer_counter(s: State, seat: int, action: dict[str, Any]) -> None:
-    assert s.pending is not None
-    attacker, attacking_piece, target_piece = s.pending
-    if seat != 1 - attacker:
-        raise IllegalAction("Waiting for the defender to decide on a Counter.")
-    use = action.get("use")
-    if not isinstance(use, bool):
-        raise IllegalAction("Answer the Counter question with yes or no.")
-    s.pending = None
-    if use:
-        card = _counter_in_hand(s, seat)
-        assert card is not None
-        _do_counter(s, seat, card, attacking_piece, automatic=False)
-    else:
-        _log(s, {"type": "counter", "player": seat, "used": False})
-        _hit(s, _piece_index(s, target_piece))
-
-
 def step(state: State, action: dict[str, Any]) -> None:
     """Apply an action IN PLACE (for simulations); raise IllegalAction if it is not legal.
 
@@ -594,19 +574,10 @@ def step(state: State, action: dict[str, Any]) -> None:
         if s.setups[0] is not None and s.setups[1] is not None:
             _start(s)
         return
-    if kind not in ("use", "discard", "end_turn", "counter"):
+    if kind not in ("use", "discard", "end_turn"):
         raise IllegalAction("Unknown action.")
     if s.phase == SETUP:
         raise IllegalAction("The game has not started yet.")
-    if s.pending is not None:
-        if kind != "counter":
-            if seat == s.pending[0]:
-                raise IllegalAction("Waiting for the defender to decide on a Counter.")
-            raise IllegalAction("Decide whether to use your Counter first.")
-        _answer_counter(s, seat, action)
-        return
-    if kind == "counter":
-        raise IllegalAction("There is no attack to counter.")
     if seat != s.current:
         raise IllegalAction("It is not your turn.")
     if kind == "use":
@@ -641,14 +612,6 @@ def legal_actions(state: State, player: int) -> list[dict[str, Any]]:
     if s.phase == SETUP:
         if s.setups[player] is None:
             return _setup_variants(player) + extras
-        return extras
-    if s.pending is not None:
-        if player == 1 - s.pending[0]:
-            return [
-                {"type": "counter", "player": player, "use": True},
-                {"type": "counter", "player": player, "use": False},
-                *extras,
-            ]
         return extras
     if player != s.current:
         return extras
@@ -756,9 +719,7 @@ def narration(entry: dict[str, Any]) -> Message:
             return message("%(name)s attacked.", name=name)
         return message("%(name)s used a Counter on their own turn.", name=name)
     if kind == "counter":
-        if entry["used"]:
-            return message("%(name)s revealed a Counter: the attacker is hit instead.", name=name)
-        return message("%(name)s took the hit.", name=name)
+        return message("%(name)s revealed a Counter: the attacker is hit instead.", name=name)
     if kind == "damage":
         if entry["removed"]:
             return message("A piece was removed.")
@@ -822,16 +783,6 @@ def player_view(state: State, player: int | None) -> dict[str, Any]:
             "deck_kinds": _kind_counts(s, player, s.decks[player]),
             "used_face_down_kinds": _kind_counts(s, player, s.used_hidden[player]),
         }
-    pending = None
-    if s.pending is not None:
-        attacker, apiece, tpiece = s.pending
-        pending = {
-            "attacker": attacker,
-            "defender": 1 - attacker,
-            "attacking_piece": apiece,
-            "target_piece": tpiece,
-            "prompt": "you_may_counter" if player == 1 - attacker else "waiting_for_defender",
-        }
     return {
         "game": GAME,
         "viewer": player,
@@ -840,7 +791,7 @@ def player_view(state: State, player: int | None) -> dict[str, Any]:
         "turn": s.turn,
         "current_player": s.current,
         "cards_used_this_turn": s.cards_used,
-        "can_discard": s.phase == PLAY and not s.cards_used and s.pending is None,
+        "can_discard": s.phase == PLAY and not s.cards_used,
         "board": {
             "columns": COLUMNS,
             "rows": ROWS,
@@ -851,7 +802,6 @@ def player_view(state: State, player: int | None) -> dict[str, Any]:
         },
         "players": players,
         "you": you,
-        "pending": pending,
         "log": [{**_copy_entry(e), "text": narration(e)} for e in s.log or ()],
         "result": result(s),
     }
@@ -890,13 +840,6 @@ def to_dict(state: State) -> dict[str, Any]:
         "current": s.current,
         "turn": s.turn,
         "cards_used": s.cards_used,
-        "pending": None
-        if s.pending is None
-        else {
-            "attacker": s.pending[0],
-            "attacking_piece": s.pending[1],
-            "target_piece": s.pending[2],
-        },
         "winner": s.winner,
         "reason": s.reason,
         "log": None if s.log is None else [_copy_entry(e) for e in s.log],
@@ -920,7 +863,11 @@ def _pair_of_lists(data: dict[str, Any], key: str) -> list[list[str]]:
 def from_dict(data: dict[str, Any]) -> State:
     """Rebuild a state saved by ``to_dict``; raise InvalidState on anything inconsistent."""
     _check(isinstance(data, dict), "state must be a mapping")
-    _check(data.get("game") == GAME and data.get("version") == VERSION, "not an Actual state")
+    _check(data.get("game") == GAME, "not an Actual state")
+    if data.get("version") == OLD_VERSION:
+        return _upgrade(data)
+    _check(data.get("version") == VERSION, "not an Actual state")
+    _check("pending" not in data, "a version 2 state has no Counter question")
     _check(data.get("board") == {"columns": COLUMNS, "rows": ROWS}, "the board must be 5 x 7")
     try:
         options, _ = _normalise_options(data.get("options"))
@@ -1006,19 +953,6 @@ def from_dict(data: dict[str, Any]) -> State:
         _check(_is_int(s.current) and s.current in (0, 1), "current must be 0 or 1")
     else:
         _check(s.current is None and s.turn == 0 and not s.pieces, "setup stage with play data")
-    pending = data.get("pending")
-    if pending is None:
-        s.pending = None
-    else:
-        _check(s.phase == PLAY and isinstance(pending, dict), "pending only during play")
-        attacker = pending.get("attacker")
-        apiece, tpiece = pending.get("attacking_piece"), pending.get("target_piece")
-        _check(_is_int(attacker) and attacker == s.current, "pending attacker must be current")
-        owners = {pc[0]: pc[1] for pc in s.pieces}
-        _check(owners.get(apiece, -1) == attacker, "pending attacking piece unknown")
-        _check(owners.get(tpiece, -1) == 1 - attacker, "pending target piece unknown")
-        _check(_counter_in_hand(s, 1 - attacker) is not None, "pending without a Counter")
-        s.pending = (attacker, apiece, tpiece)
     s.winner, s.reason = data.get("winner"), data.get("reason")
     if s.phase == OVER:
         _check(s.reason in REASONS, "unknown end reason")
@@ -1028,7 +962,6 @@ def from_dict(data: dict[str, Any]) -> State:
         _check(s.winner is None and s.reason is None, "winner before the end")
         if started:
             _check(all(_pieces_left(s)), "a seat without pieces is still playing")
-        _check(s.phase == PLAY or s.pending is None, "pending outside play")
     log = data.get("log")
     _check(log is None or isinstance(log, list), "log must be a list")
     if log is not None:
@@ -1036,4 +969,32 @@ def from_dict(data: dict[str, Any]) -> State:
         s.log = [dict(e) for e in log]
     else:
         s.log = None
+    return s
+
+
+def _upgrade(data: dict[str, Any]) -> State:
+    # A version 1 state: see "Storage" in the module docstring.
+    data = dict(data)
+    pending = data.pop("pending", None)
+    _check(pending is None or isinstance(pending, dict), "pending must be a mapping")
+    always = data.get("always_counter")
+    _check(isinstance(always, list) and len(always) == 2, "always_counter must hold two booleans")
+    # "Off" used to mean "ask me"; asking is gone, and revealing is what "ask me" offered first.
+    data["always_counter"] = [True, True]
+    if isinstance(data.get("log"), list):
+        data["log"] = [
+            e
+            for e in data["log"]
+            if not (isinstance(e, dict) and e.get("type") == "counter" and not e.get("used"))
+        ]
+    data["version"] = VERSION
+    s = from_dict(data)
+    if pending is not None:
+        attacker, apiece = pending.get("attacker"), pending.get("attacking_piece")
+        owners = {pc[0]: pc[1] for pc in s.pieces}
+        _check(s.phase == PLAY and attacker == s.current, "pending attacker must be current")
+        _check(owners.get(apiece, -1) == attacker, "pending attacking piece unknown")
+        card = _counter_in_hand(s, 1 - attacker)
+        _check(card is not None, "pending without a Counter")
+        _do_counter(s, 1 - attacker, card, apiece)
     return s

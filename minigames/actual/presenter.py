@@ -37,12 +37,7 @@ def board_context(match: Match, user, *, params=None, refused=None) -> dict[str,
     state = engine.from_dict(match.state)
     view = engine.player_view(state, seat)
     perspective = seat if seat is not None else 0
-    my_turn = (
-        seat is not None
-        and view["phase"] == engine.PLAY
-        and view["current_player"] == seat
-        and view["pending"] is None
-    )
+    my_turn = seat is not None and view["phase"] == engine.PLAY and view["current_player"] == seat
     hand = (view["you"] or {}).get("hand", [])
     kinds = {item["id"]: item["kind"] for item in hand}
     if card not in kinds or not my_turn:
@@ -103,9 +98,8 @@ def board_context(match: Match, user, *, params=None, refused=None) -> dict[str,
         "selected_kind": selected_kind,
         "selected_piece": piece,
         "counter_card_only": selected_kind == engine.COUNTER,
-        "you_may_counter": bool(
-            view["pending"] and view["pending"].get("prompt") == "you_may_counter"
-        ),
+        # Private: only the seat's own view holds it (None for a spectator).
+        "always_counter": (view["you"] or {}).get("always_counter"),
         "needs_setup": seat is not None
         and view["phase"] == engine.SETUP
         and not players[seat]["ready"],
@@ -128,8 +122,6 @@ def action_from_post(post) -> dict[str, Any]:
         return action
     if kind == "discard":
         return {"type": "discard", "cards": post.getlist("cards")}
-    if kind == "counter":
-        return {"type": "counter", "use": post.get("use") == "1"}
     if kind == "always_counter":
         return {"type": "always_counter", "value": post.get("value") == "1"}
     if kind == "setup":

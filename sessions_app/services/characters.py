@@ -7,6 +7,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from ..models import Character, GameSession, Phase, Table
+from ..selectors.scenes import on_stage_ids, running_scene
 from ..selectors.tables import membership_get
 from .access import is_gm, require_member
 
@@ -145,5 +146,12 @@ def session_character_set(
     with transaction.atomic():
         if taking_part:
             session.characters.add(character)
-        else:
-            session.characters.remove(character)
+            return
+        scene = running_scene(session_id=session.pk)
+        if scene is not None and character.pk in on_stage_ids(scene=scene):
+            # Off the cast but on stage would leave the stage and the cast disagreeing.
+            raise ValidationError(
+                _("%(name)s is on stage in this scene: leave the scene first.")
+                % {"name": character.name}
+            )
+        session.characters.remove(character)

@@ -15,6 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from .. import rooms
 from ..models import (
     Character,
     ExperienceEntry,
@@ -379,6 +380,7 @@ def session_close(*, session: GameSession, by, done: dict[str, bool] | None = No
             raise ValidationError(_("Confirm the experience awards before closing the session."))
         if done is not None:
             locked.cleanup = {item: bool(done.get(item)) for item in CLEANUP_ITEMS}
+        rooms.main_play_end(session=locked, by=by)
         timeline_append(session=locked, kind="session_closed", actor=by)
         locked.phase = Phase.CLOSED
         locked.save(update_fields=["phase", "cleanup"])

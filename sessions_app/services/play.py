@@ -8,6 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from .. import rooms
 from ..models import (
     MAIN_PLAY_PHASES,
     PHASE_ORDER,
@@ -251,6 +252,8 @@ def phase_advance(*, session: GameSession, by, from_phase: str) -> str:
             _continuous_scene_start(locked, by)
         if following == Phase.AFTER_PLAY and continuous:
             scene_end(session=locked, by=by, backstage_notes="")
+        if following == Phase.AFTER_PLAY:
+            rooms.main_play_end(session=locked, by=by)
     return following
 
 

@@ -8,6 +8,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -512,20 +513,39 @@ def cast_update(request, session_id: int):
     """Add or remove a character from the session's cast."""
     session, membership = member_session_or_404(user=request.user, session_id=session_id)
     character = get_object_or_404(Character, pk=request.POST.get("character"), table=session.table)
+    taking_part = request.POST.get("taking_part") == "1"
+    confirm = request.POST.get("confirm")
+    if confirm == "0":
+        # "Keep" on the question: nothing changes.
+        if not request.htmx:
+            return redirect("session_room", session_id=session.pk)
+        return render(
+            request,
+            "sessions_app/_cast_panel.html",
+            room_context(request, session, membership, full=False),
+        )
+    if not taking_part and character.owner_id == request.user.pk and confirm != "1":
+        # A player taking their own PC out of the session is asked first: a second submit,
+        # with confirm=1, from the panel (or, without script, from the whole room page).
+        context = room_context(
+            request, session, membership, full=not request.htmx, cast_confirm=character
+        )
+        if not request.htmx:
+            return render(request, TEMPLATE, context)
+        return render(request, "sessions_app/_cast_panel.html", context)
     message = ""
     try:
         session_character_set(
-            session=session,
-            character=character,
-            by=request.user,
-            taking_part=request.POST.get("taking_part") == "1",
+            session=session, character=character, by=request.user, taking_part=taking_part
         )
     except ValidationError as error:
         message = " ".join(error.messages)
     if not request.htmx:
         return redirect("session_room", session_id=session.pk)
-    return render(
-        request,
-        "sessions_app/_cast_panel.html",
-        room_context(request, session, membership, full=False, cast_message=message),
+    context = room_context(request, session, membership, full=False, cast_message=message)
+    # The stage lists the cast's characters off stage too: it is sent along, out of band,
+    # so the two panels agree.
+    return HttpResponse(
+        render_to_string("sessions_app/_cast_panel.html", context, request=request)
+        + render_to_string(f"{TEMPLATE}#stage", {**context, "oob": True}, request=request)
     )

@@ -25,8 +25,6 @@ def actor(state: E.State) -> int:
     """Return the seat that must act now."""
     if state.phase == E.SETUP:
         return 0 if state.setups[0] is None else 1
-    if state.pending is not None:
-        return 1 - state.pending[0]
     assert state.current is not None
     return state.current
 

@@ -102,16 +102,16 @@ def test_actual_match_played_watched_and_resigned(browser, match_setup):
     expect(gm_board.locator(".cell[aria-label^='c6: Ren’s piece']")).to_have_count(1)
     expect(gm_board.locator(".hand")).to_have_count(0)
 
-    # Aki attacks; only Ren is asked about the Counter, and reveals it.
+    # Ren settled the Counter beforehand (reveal it, the default), a choice only Ren sees;
+    # Aki's attack is met at once, with no question asked of anyone.
+    expect(ren_board.locator(".counter-choice")).to_contain_text("you reveal your Counter")
+    expect(gm_board.locator(".counter-choice")).to_have_count(0)
     expect(aki_board).to_contain_text("your turn")
     _use(aki, match, "attack", "c5", "Attack c6")
-    expect(ren_board.get_by_role("button", name="Reveal the Counter")).to_be_visible()
-    expect(aki_board.get_by_role("button", name="Reveal the Counter")).to_have_count(0)
-    expect(aki_board).to_contain_text("Waiting for the defender")
-    ren_board.get_by_role("button", name="Reveal the Counter").click()
     expect(aki_board.locator(".cell[aria-label='c5: your piece, life 4']")).to_have_count(1)
     expect(ren_board.locator(".cell[aria-label='c6: your piece, life 5']")).to_have_count(1)
     expect(aki_board).to_contain_text("your turn")
+    expect(aki_board.get_by_role("button", name="Reveal the Counter")).to_have_count(0)
     _end_turn(aki, match)
     expect(ren_board).to_contain_text("your turn")
 

@@ -266,3 +266,22 @@ def test_actics_x_steps_saved_with_both_languages_still_show(session, player):
     response = client.get(reverse("match_detail", args=[match.pk]), **HTMX)
 
     assert "ターン1：行動フェーズ開始。" in response.content.decode()
+
+
+def test_the_counter_choice_shows_on_its_own_seat_s_board_only(match, player, gm):
+    ren = UserFactory._meta.model.objects.get(username="ren")
+    _client(ren).post(
+        reverse("match_move", args=[match.pk]),
+        {"type": "always_counter", "value": "0", "version": "0"},
+        **HTMX,
+    )
+
+    mine = _client(ren).get(reverse("match_detail", args=[match.pk]), **HTMX).content.decode()
+    theirs = [
+        _client(user).get(reverse("match_detail", args=[match.pk]), **HTMX).content.decode()
+        for user in (player, gm)
+    ]
+
+    assert "You keep your Counter in hand when attacked." in mine
+    for page in theirs:
+        assert "You keep your Counter" not in page

@@ -19,8 +19,6 @@ def small_search_bot(seed):
 def actor(state):
     if state.phase == E.SETUP:
         return 0 if state.setups[0] is None else 1
-    if state.pending is not None:
-        return 1 - state.pending[0]
     return state.current
 
 
@@ -87,10 +85,8 @@ def midgame(seed=6, steps=40):
             a for a in E.legal_actions(state, seat) if a["type"] not in ("resign", "always_counter")
         ]
         state = E.apply(state, rng.choice(options))
-    while state.current != 0 or state.pending is not None or state.cards_used:
-        seat = actor(state)
-        answer = {"type": "counter", "player": seat, "use": False}
-        state = E.apply(state, answer if state.pending else {"type": "end_turn", "player": seat})
+    while state.current != 0 or state.cards_used:
+        state = E.apply(state, {"type": "end_turn", "player": actor(state)})
     assert state.phase == E.PLAY
     return state
 
@@ -149,13 +145,13 @@ def duel_data(life1):
     return data
 
 
-def test_search_bot_answers_counter_question_with_counter():
+def test_search_bot_never_meets_a_counter_question():
     data = duel_data(life1=3)
     hold(data, 1, "counter")
     attack = hold(data, 0, "attack")
     state = E.apply(E.from_dict(data), E.use_action(0, attack, 0, 2, 3))
-    assert state.pending is not None
-    assert decide(SearchBot(seed=0), state, 1) == {"type": "counter", "player": 1, "use": True}
+    assert decide(SearchBot(seed=0), state, 1) is None
+    assert decide(SearchBot(seed=0, max_playouts=20), state, 0) is not None
 
 
 def test_search_bot_takes_a_winning_attack():

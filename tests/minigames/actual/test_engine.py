@@ -426,115 +426,125 @@ def test_counter_used_on_own_turn_does_nothing():
 WITH_COUNTER = ["counter", "move", "move", "attack", "attack"]
 
 
-def test_attack_on_counter_holder_waits_for_the_defender():
-    state = duel(hand1=WITH_COUNTER)
-    after = E.apply(state, use(state, 0, "attack", 0, [2, 3]))
-    assert after.pending == (0, 0, 5)
-    assert life_of(after, 5) == 3
+def attacked(hand1=WITH_COUNTER, options=None):
+    """Seat 0 attacks seat 1's piece 5 with its piece 0."""
+    state = duel(options, hand1=hand1)
+    return E.apply(state, use(state, 0, "attack", 0, [2, 3]))
 
 
-def test_pending_counter_offers_the_defender_yes_or_no():
-    state = duel(hand1=WITH_COUNTER)
-    after = E.apply(state, use(state, 0, "attack", 0, [2, 3]))
-    answers = [a for a in E.legal_actions(after, 1) if a["type"] == "counter"]
-    assert [a["use"] for a in answers] == [True, False]
-    assert [a["type"] for a in E.legal_actions(after, 0)] == ["resign", "always_counter"]
+def public_after_attack(view):
+    """What an attack shows to one viewer: everything in their view but their own hand."""
+    return {k: v for k, v in view.items() if k != "you"}
 
 
-def test_counter_cancels_the_loss_and_hurts_the_attacker():
-    state = duel(hand1=WITH_COUNTER)
-    state = E.apply(state, use(state, 0, "attack", 0, [2, 3]))
-    after = E.apply(state, {"type": "counter", "player": 1, "use": True})
+def test_counter_is_revealed_when_attacked_by_default():
+    after = attacked()
     assert (life_of(after, 5), life_of(after, 0)) == (3, 2)
-    assert after.pending is None
-
-
-def test_counter_declined_lets_the_attack_land():
-    state = duel(hand1=WITH_COUNTER)
-    state = E.apply(state, use(state, 0, "attack", 0, [2, 3]))
-    after = E.apply(state, {"type": "counter", "player": 1, "use": False})
-    assert (life_of(after, 5), life_of(after, 0)) == (2, 3)
-    assert card(after, 1, "counter") in after.hands[1]
 
 
 def test_counter_goes_to_used_pile_without_a_draw():
     state = duel(hand1=WITH_COUNTER)
-    state = E.apply(state, use(state, 0, "attack", 0, [2, 3]))
     counter = card(state, 1, "counter")
-    after = E.apply(state, {"type": "counter", "player": 1, "use": True})
+    after = E.apply(state, use(state, 0, "attack", 0, [2, 3]))
     assert counter in after.used_shown[1]
     assert len(after.hands[1]) == 4
 
 
 def test_countered_defender_draws_at_the_end_of_own_turn():
-    state = duel(hand1=WITH_COUNTER)
-    state = E.apply(state, use(state, 0, "attack", 0, [2, 3]))
-    state = E.apply(state, {"type": "counter", "player": 1, "use": True})
-    state = E.apply(state, end_turn(0))
+    state = E.apply(attacked(), end_turn(0))
     assert len(state.hands[1]) == 4
     state = E.apply(state, end_turn(1))
     assert len(state.hands[1]) == 5
 
 
-def test_attacker_cannot_act_while_counter_pending():
+def test_a_held_back_counter_lets_the_attack_land_and_stays_in_hand():
+    after = attacked(options={"always_counter": [True, False]})
+    assert (life_of(after, 5), life_of(after, 0)) == (2, 3)
+    assert card(after, 1, "counter") in after.hands[1]
+
+
+def test_always_counter_can_be_set_by_action_on_the_opponent_s_turn():
     state = duel(hand1=WITH_COUNTER)
-    state = E.apply(state, use(state, 0, "attack", 0, [2, 3]))
-    with pytest.raises(IllegalAction, match="Waiting for the defender"):
-        E.apply(state, end_turn(0))
-
-
-def test_attacker_cannot_answer_the_counter_question():
-    state = duel(hand1=WITH_COUNTER)
-    state = E.apply(state, use(state, 0, "attack", 0, [2, 3]))
-    with pytest.raises(IllegalAction, match="Waiting for the defender"):
-        E.apply(state, {"type": "counter", "player": 0, "use": True})
-
-
-def test_counter_answer_without_pending_attack_refused():
-    with pytest.raises(IllegalAction, match="no attack"):
-        E.apply(duel(), {"type": "counter", "player": 1, "use": True})
-
-
-def test_always_counter_option_counters_automatically():
-    state = duel({"always_counter": [False, True]}, hand1=WITH_COUNTER)
+    state = E.apply(state, {"type": "always_counter", "player": 1, "value": False})
     after = E.apply(state, use(state, 0, "attack", 0, [2, 3]))
-    assert after.pending is None
-    assert (life_of(after, 5), life_of(after, 0)) == (3, 2)
+    assert life_of(after, 5) == 2
+    assert E.player_view(after, 1)["you"]["always_counter"] is False
 
 
-def test_always_counter_can_be_set_by_action():
-    state = duel(hand1=WITH_COUNTER)
-    state = E.apply(state, {"type": "always_counter", "player": 1, "value": True})
-    after = E.apply(state, use(state, 0, "attack", 0, [2, 3]))
-    assert (after.pending, life_of(after, 0)) == (None, 2)
+def test_an_attack_never_waits_for_the_defender():
+    for hand1 in (WITH_COUNTER, FIVE_MIXED):
+        for always in (True, False):
+            after = attacked(hand1, {"always_counter": always})
+            assert after.current == 0
+            assert E.legal_actions(after, 1) == [
+                {"type": "resign", "player": 1},
+                {"type": "always_counter", "player": 1, "value": not always},
+            ]
+            assert any(a["type"] == "end_turn" for a in E.legal_actions(after, 0))
 
 
-def test_attack_without_counter_in_hand_never_waits():
-    state = duel()
-    after = E.apply(state, use(state, 0, "attack", 0, [2, 3]))
-    assert after.pending is None
+def test_an_attack_looks_the_same_whatever_the_defender_holds():
+    # Held back or not held at all: the attacker and a spectator see the very same thing.
+    kept = attacked(WITH_COUNTER, {"always_counter": [True, False]})
+    none = attacked(["move", "move", "move", "attack", "attack"], {"always_counter": True})
+    for viewer in (0, None):
+        assert public_after_attack(E.player_view(kept, viewer)) == public_after_attack(
+            E.player_view(none, viewer)
+        )
+
+
+def test_a_declined_counter_leaves_no_public_trace():
+    after = attacked(options={"always_counter": [True, False]})
+    view = E.player_view(after, 0)
+    assert [e["type"] for e in view["log"]][-2:] == ["use", "damage"]
+    assert "counter" not in json.dumps(view["log"])
+    assert view["players"][1]["used_shown"]["counter"] == 0
+    assert E.player_view(after, 0)["you"]["always_counter"] is True
+    assert "always_counter" not in json.dumps(public_after_attack(view))
+
+
+def test_the_counter_action_of_old_is_refused():
+    with pytest.raises(IllegalAction, match="Unknown action"):
+        E.apply(attacked(FIVE_MIXED), {"type": "counter", "player": 1, "use": True})
 
 
 def test_counter_damage_cannot_itself_be_countered():
-    state = duel(
-        {"always_counter": True}, hand0=["counter", "attack", "attack"], hand1=WITH_COUNTER
-    )
+    state = duel(hand0=["counter", "attack", "attack"], hand1=WITH_COUNTER)
     after = E.apply(state, use(state, 0, "attack", 0, [2, 3]))
     assert life_of(after, 0) == 2
     assert card(state, 0, "counter") in after.hands[0]
 
 
 def test_counter_removing_last_attacker_wins_for_defender():
-    state = duel({"always_counter": True}, hand1=WITH_COUNTER, life0=1)
+    state = duel(hand1=WITH_COUNTER, life0=1)
     after = E.apply(state, use(state, 0, "attack", 0, [2, 3]))
     assert E.result(after) == {"winner": 1, "reason": "pieces", "pieces_left": [0, 1]}
 
 
-def test_view_tells_only_the_defender_it_may_counter():
-    state = duel(hand1=WITH_COUNTER)
-    state = E.apply(state, use(state, 0, "attack", 0, [2, 3]))
-    prompts = [E.player_view(state, seat)["pending"]["prompt"] for seat in (1, 0, None)]
-    assert prompts == ["you_may_counter", "waiting_for_defender", "waiting_for_defender"]
+def _version_1(state, pending=None, log_extra=()):
+    data = E.to_dict(state)
+    data["version"] = 1
+    data["always_counter"] = [False, False]
+    data["pending"] = pending
+    data["log"] = data["log"] + list(log_extra)
+    return data
+
+
+def test_a_version_1_state_asking_a_defender_is_upgraded_by_revealing():
+    # The attack card was used and no life lost yet: the old engine waited for seat 1.
+    state = attacked(options={"always_counter": [True, False]})
+    state.pieces = [(0, 0, 3, 2, 2), (5, 1, 3, 2, 3)]
+    data = _version_1(state, {"attacker": 0, "attacking_piece": 0, "target_piece": 5})
+    upgraded = E.from_dict(data)
+    assert (life_of(upgraded, 5), life_of(upgraded, 0)) == (3, 2)
+    assert upgraded.always_counter == [True, True]
+    assert E.to_dict(upgraded)["version"] == 2
+
+
+def test_a_version_1_state_loses_its_public_trace_of_declined_counters():
+    declined = {"type": "counter", "player": 1, "used": False, "turn": 1}
+    upgraded = E.from_dict(_version_1(duel(), log_extra=[declined]))
+    assert all(e["type"] != "counter" for e in upgraded.log)
 
 
 # --- running out of cards --------------------------------------------------------------

@@ -15,8 +15,6 @@ def actor(state):
     """Return the seat that must act now."""
     if state.phase == E.SETUP:
         return 0 if state.setups[0] is None else 1
-    if state.pending is not None:
-        return 1 - state.pending[0]
     return state.current
 
 
@@ -176,7 +174,7 @@ def test_views_before_start_do_not_depend_on_the_opponents_setup():
 def test_views_are_json_serialisable_with_what_a_ui_needs():
     state = playout(9, {"turn_limit": 6})
     view = json.loads(json.dumps(E.player_view(state, 0)))
-    for key in ("board", "players", "you", "turn", "current_player", "pending", "log", "result"):
+    for key in ("board", "players", "you", "turn", "current_player", "log", "result"):
         assert key in view
     assert view["result"]["reason"] in ("pieces", "turn_limit")
 
@@ -192,3 +190,16 @@ def test_views_of_the_same_seat_agree_when_only_hidden_cards_differ():
     other.decks[0] = list(reversed(other.decks[0]))
     other.hands[1], other.decks[1] = other.decks[1][:5], other.decks[1][5:] + other.hands[1]
     assert E.player_view(state, 0) == E.player_view(other, 0)
+
+
+def test_views_never_show_the_opponents_counter_choice():
+    # Whether a seat would reveal its Counter is part of its hand's secret.
+    def check(state):
+        for seat in (0, 1):
+            flipped = state.copy()
+            flipped.always_counter[seat] = not state.always_counter[seat]
+            for viewer in (1 - seat, None):
+                assert E.player_view(state, viewer) == E.player_view(flipped, viewer)
+
+    for seed in range(10):
+        playout(4000 + seed, {"always_counter": False}, on_step=check)
