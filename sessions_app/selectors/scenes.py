@@ -12,6 +12,8 @@ from ..models import (
     Membership,
     Participation,
     Scene,
+    SceneRequest,
+    SheetChange,
     StageRequest,
 )
 
@@ -76,6 +78,37 @@ def open_stage_requests(*, scene: Scene) -> list[StageRequest]:
         StageRequest.objects.filter(scene=scene, status__in=StageRequest.OPEN_STATUSES)
         .select_related("character__owner", "requested_by")
         .order_by("created_at", "id")
+    )
+
+
+def open_scene_requests(*, session_id: int) -> list[SceneRequest]:
+    """The scene requests waiting for the GM, new ones first, then those kept for later."""
+    requests = SceneRequest.objects.filter(
+        session_id=session_id, status__in=SceneRequest.OPEN_STATUSES
+    ).select_related("requested_by", "scene_player")
+    return sorted(requests, key=lambda request: (request.status != "pending", request.created_at))
+
+
+def sheet_changes_unchecked(*, session: GameSession) -> list[tuple[Participation, list]]:
+    """The sheets whose check a change withdrew, each with the changes made since the GM
+    last checked it (who changed what, when)."""
+    changes = (
+        SheetChange.objects.filter(
+            participation__session=session,
+            participation__sheet_status=Participation.SheetStatus.UNCHECKED,
+        )
+        .select_related("participation__character__owner", "changed_by")
+        .order_by("changed_at", "id")
+    )
+    found: dict[int, tuple[Participation, list]] = {}
+    for change in changes:
+        row = change.participation
+        if row.checked_at is not None and change.changed_at <= row.checked_at:
+            continue
+        found.setdefault(row.pk, (row, []))[1].append(change)
+    return sorted(
+        (entry for entry in found.values() if any(c.withdrew_check for c in entry[1])),
+        key=lambda entry: entry[0].character.name,
     )
 
 
