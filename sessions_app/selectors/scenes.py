@@ -5,12 +5,14 @@ from __future__ import annotations
 from django.db.models import Q
 
 from ..models import (
+    MAIN_PLAY_PHASES,
     Appearance,
     Character,
     GameSession,
     HandoutReveal,
     Membership,
     Participation,
+    Phase,
     Scene,
     SceneRequest,
     SheetChange,
@@ -109,6 +111,17 @@ def sheet_changes_unchecked(*, session: GameSession) -> list[tuple[Participation
     return sorted(
         (entry for entry in found.values() if any(c.withdrew_check for c in entry[1])),
         key=lambda entry: entry[0].character.name,
+    )
+
+
+def sheet_checked_in(*, character: Character) -> list[GameSession]:
+    """The sessions before after-play in which the GM has checked this sheet."""
+    return list(
+        GameSession.objects.filter(
+            participations__character=character,
+            participations__sheet_status=Participation.SheetStatus.CHECKED,
+            phase__in=[Phase.PRE_PLAY, *MAIN_PLAY_PHASES],
+        ).order_by("scheduled_for", "id")
     )
 
 

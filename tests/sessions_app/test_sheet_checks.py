@@ -3,6 +3,8 @@ recorded and withdraw the check, except resources (HP and the like) moving in pl
 
 import pytest
 from django.core.exceptions import PermissionDenied
+from django.test import Client
+from django.urls import reverse
 
 from sessions_app.models import Participation, SheetChange, TimelineEvent
 from sessions_app.presenters.stage import stage_context
@@ -129,3 +131,22 @@ def test_editing_someone_elses_sheet_refused_and_nothing_recorded(checked, gm, p
 
     assert _status(checked, pc) == Participation.SheetStatus.CHECKED
     assert not SheetChange.objects.exists()
+
+
+def test_sheet_page_warns_that_an_edit_withdraws_the_check(checked, player, pc):
+    client = Client()
+    client.force_login(player)
+
+    page = client.get(reverse("character_edit", args=[pc.pk]))
+
+    assert b"sheet-checked-note" in page.content and b"The Akashic Library" in page.content
+
+
+def test_sheet_page_warns_of_nothing_once_the_check_is_withdrawn(checked, player, pc):
+    _edit(pc, player, concept="Librarian")
+    client = Client()
+    client.force_login(player)
+
+    page = client.get(reverse("character_edit", args=[pc.pk]))
+
+    assert b"sheet-checked-note" not in page.content
