@@ -83,6 +83,17 @@ urlpatterns = [
     path("accounts/signup/", tables.signup, name="signup"),
     path("tables/<int:table_id>/", tables.table_detail, name="table_detail"),
     path("tables/<int:table_id>/invites/", tables.invite_create, name="invite_create"),
+    path(
+        "tables/<int:table_id>/invites/<int:invite_id>/withdraw/",
+        tables.invite_withdraw,
+        name="invite_withdraw",
+    ),
+    path(
+        "tables/<int:table_id>/members/<int:user_id>/remove/",
+        tables.member_remove,
+        name="member_remove",
+    ),
+    path("tables/<int:table_id>/leave/", tables.table_leave, name="table_leave"),
     path("tables/<int:table_id>/sessions/", tables.session_create, name="session_create"),
     path("tables/<int:table_id>/characters/", characters.character_list, name="character_list"),
     path("tables/<int:table_id>/characters/new/", characters.character_new, name="character_new"),

@@ -21,7 +21,9 @@ from .models import (
     Scenario,
     ScenarioNpc,
     Scene,
+    SceneRequest,
     SessionSignoff,
+    SheetChange,
     StageRequest,
     Table,
     TimelineEvent,
@@ -209,6 +211,18 @@ class AppearanceAdmin(ReadOnlyAdmin):
 class StageRequestAdmin(ReadOnlyAdmin):
     list_display = ["character", "scene", "kind", "status", "requested_by", "decided_by"]
     list_filter = ["kind", "status"]
+
+
+@admin.register(SceneRequest)
+class SceneRequestAdmin(ReadOnlyAdmin):
+    list_display = ["session", "requested_by", "scene_player", "place", "status", "decided_by"]
+    list_filter = ["status"]
+
+
+@admin.register(SheetChange)
+class SheetChangeAdmin(ReadOnlyAdmin):
+    list_display = ["participation", "changed_by", "changed_at", "withdrew_check"]
+    list_filter = ["withdrew_check", "resources_only"]
 
 
 @admin.register(SessionSignoff)

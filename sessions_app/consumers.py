@@ -20,6 +20,7 @@ from sessions_app.kinds.registry import Panel, panels_changed
 from sessions_app.selectors.checks import pending_checks_for
 from sessions_app.selectors.timeline import events_after, present_users, session_last_seq
 from sessions_app.services.access import is_gm, member_session
+from sessions_app.services.tables import member_group
 from sessions_app.services.timeline import presence_enter, presence_leave, presence_seen
 
 from . import rooms
@@ -62,6 +63,10 @@ class SessionConsumer(AsyncWebsocketConsumer):
             return
         self.is_gm = access
         await self.channel_layer.group_add(self.group_name, self.channel_name)
+        # A member removed from the table (or leaving it) is cut off at once, not only at
+        # their next message.
+        self.member_group = member_group(table_id=self.table_id, user_id=self.user.pk)
+        await self.channel_layer.group_add(self.member_group, self.channel_name)
         await database_sync_to_async(presence_enter)(
             session_id=self.session_id, user=self.user, channel_name=self.channel_name
         )
@@ -69,6 +74,8 @@ class SessionConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code):
         if getattr(self, "group_name", None):
             await self.channel_layer.group_discard(self.group_name, self.channel_name)
+            if getattr(self, "member_group", None):
+                await self.channel_layer.group_discard(self.member_group, self.channel_name)
             await database_sync_to_async(presence_leave)(channel_name=self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None):
@@ -102,6 +109,9 @@ class SessionConsumer(AsyncWebsocketConsumer):
             await self._send_events_after(last_seq, None)
             await self._send_presence()
             await self.send(text_data=await self._render_matches())
+
+    async def member_removed(self, message):
+        await self.close(code=CLOSE_NOT_A_MEMBER)
 
     async def timeline_event(self, message):
         seq = int(message["seq"])
@@ -191,7 +201,8 @@ class SessionConsumer(AsyncWebsocketConsumer):
         found = member_session(user=self.user, session_id=self.session_id)
         if found is None:
             return None
-        _session, membership = found
+        session, membership = found
+        self.table_id = session.table_id
         return is_gm(membership)
 
     @database_sync_to_async

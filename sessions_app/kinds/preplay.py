@@ -1,6 +1,6 @@
 """Kinds of a session's start and pre-play: the GM's preparation, sheets, order, introductions."""
 
-from typing import TypedDict
+from typing import Literal, TypedDict
 
 from .registry import Kind, Panel, kind_register
 
@@ -21,6 +21,18 @@ class CharacterNamed(TypedDict):
 
 class SheetReturned(CharacterNamed):
     comment: str
+
+
+class SheetFieldChange(TypedDict):
+    what: Literal["name", "concept", "notes", "judgement_value", "resource", "resource_max"]
+    name: str  # the judgement value or resource; empty for the other fields
+    before: str
+    after: str
+
+
+class SheetChanged(CharacterNamed):
+    changes: list[SheetFieldChange]
+    check_withdrawn: bool
 
 
 class PlayerOrder(TypedDict):
@@ -60,6 +72,34 @@ kind_register(
         name="sheet_returned",
         payload=SheetReturned,
         samples=({"character": "Aki", "character_id": 3, "comment": "Add a weapon."},),
+        panels={Panel.STAGE},
+    ),
+    Kind(
+        name="sheet_changed",
+        payload=SheetChanged,
+        samples=(
+            {
+                "character": "Aki",
+                "character_id": 3,
+                "changes": [
+                    {"what": "judgement_value", "name": "Reflexes", "before": "4", "after": "6"},
+                    {"what": "concept", "name": "", "before": "Clerk", "after": "Librarian"},
+                ],
+                "check_withdrawn": True,
+            },
+            {
+                "character": "Aki",
+                "character_id": 3,
+                "changes": [{"what": "resource", "name": "HP", "before": "10", "after": "7"}],
+                "check_withdrawn": False,
+            },
+        ),
+        panels={Panel.STAGE},
+    ),
+    Kind(
+        name="sheet_check_withdrawn",
+        payload=CharacterNamed,
+        samples=({"character": "Aki", "character_id": 3},),
         panels={Panel.STAGE},
     ),
     Kind(

@@ -97,6 +97,22 @@ class AfterScene(TypedDict):
     rows: list[AfterSceneRow]
 
 
+class SceneWish(TypedDict):
+    """A player's wish for a scene: who leads it, where, what happens (any may be empty)."""
+
+    request_id: int
+    requested_by: str
+    scene_player: str
+    scene_player_id: int | None
+    place: str
+    purpose: str
+
+
+class SceneWishDecided(SceneWish):
+    status: Literal["started", "declined", "kept"]
+    scene_number: int | None  # the scene started from it
+
+
 class HandoutRevealed(TypedDict):
     handout_id: int
     title: str
@@ -114,6 +130,15 @@ def _request(kind: str, status: str, **extra) -> dict:
         **extra,
     }
 
+
+_WISH = {
+    "request_id": 5,
+    "requested_by": "aki",
+    "scene_player": "Aki",
+    "scene_player_id": 3,
+    "place": "The clock tower",
+    "purpose": "Aki confronts her brother",
+}
 
 _ENTRY_COST = {"resource": "HP", "amount": "1D6", "faces": [4], "rolled": 4, "before": 10}
 
@@ -270,6 +295,25 @@ kind_register(
             },
         ),
         place=LogPlace.AFTER_SCENE,
+    ),
+    Kind(
+        name="scene_requested",
+        payload=SceneWish,
+        samples=(
+            _WISH,
+            {**_WISH, "scene_player": "", "scene_player_id": None, "purpose": ""},
+        ),
+        panels={Panel.STAGE},
+    ),
+    Kind(
+        name="scene_request_decided",
+        payload=SceneWishDecided,
+        samples=(
+            {**_WISH, "status": "started", "scene_number": 4},
+            {**_WISH, "status": "declined", "scene_number": None},
+            {**_WISH, "status": "kept", "scene_number": None},
+        ),
+        panels={Panel.STAGE},
     ),
     Kind(
         name="handout_revealed",

@@ -32,6 +32,8 @@ from .scenes import (
     Appearance,
     Participation,
     Scene,
+    SceneRequest,
+    SheetChange,
     StageRequest,
 )
 from .tables import (
@@ -86,6 +88,8 @@ __all__ = [
     "Scenario",
     "ScenarioNpc",
     "Scene",
+    "SceneRequest",
+    "SheetChange",
     "SessionSignoff",
     "StageRequest",
     "Table",

@@ -46,6 +46,8 @@ class Participation(models.Model):
     sheet_comment = models.TextField(_("GM's comment on the sheet"), blank=True)
     intro = models.TextField(_("self-introduction"), blank=True)
     intro_done = models.BooleanField(_("introduced"), default=False)
+    # When the GM last marked the sheet checked: the changes made since are what they review.
+    checked_at = models.DateTimeField(_("sheet checked at"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("participation")
@@ -237,6 +239,116 @@ class StageRequest(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()}: {self.character}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in self.OPEN_STATUSES
+
+
+class SheetChange(models.Model):
+    """A change to a taking-part character's sheet, kept for the session's GM to review.
+
+    A change to anything but a resource's current value (HP and the like, which move in
+    play) withdraws the GM's check until they check the sheet again.
+    """
+
+    participation = models.ForeignKey(
+        Participation,
+        verbose_name=_("participation"),
+        on_delete=models.CASCADE,
+        related_name="sheet_changes",
+    )
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("changed by"),
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    changed_at = models.DateTimeField(_("changed"), default=timezone.now)
+    # [{"what": "judgement_value", "name": "Reflexes", "before": "4", "after": "5"}, …]
+    changes = models.JSONField(_("changes"), default=list)
+    withdrew_check = models.BooleanField(_("withdrew the check"), default=False)
+    resources_only = models.BooleanField(_("resources only"), default=False)
+
+    class Meta:
+        verbose_name = _("sheet change")
+        verbose_name_plural = _("sheet changes")
+        ordering = ["participation_id", "changed_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.participation} ({self.changed_at:%Y-%m-%d %H:%M})"
+
+
+class SceneRequest(models.Model):
+    """A player's wish for a scene (who, where, what): the GM starts a scene from it,
+    declines it, or keeps it for later. The GM has the final say over every scene."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Waiting for the GM")
+        KEPT = "kept", _("Kept for later")
+        STARTED = "started", _("Started")
+        DECLINED = "declined", _("Declined by the GM")
+
+    OPEN_STATUSES = (Status.PENDING, Status.KEPT)
+
+    session = models.ForeignKey(
+        GameSession,
+        verbose_name=_("session"),
+        on_delete=models.CASCADE,
+        related_name="scene_requests",
+    )
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("requested by"),
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    scene_player = models.ForeignKey(
+        Character,
+        verbose_name=_("scene player"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    place = models.CharField(_("place"), max_length=160, blank=True)
+    purpose = models.CharField(_("what happens"), max_length=300, blank=True)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
+    )
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("decided by"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    scene = models.ForeignKey(
+        Scene,
+        verbose_name=_("scene started from it"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+    decided_at = models.DateTimeField(_("decided"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("scene request")
+        verbose_name_plural = _("scene requests")
+        ordering = ["session_id", "created_at", "id"]
+        constraints = [
+            # A wish says at least who, where or what.
+            models.CheckConstraint(
+                condition=Q(scene_player__isnull=False) | ~Q(place="") | ~Q(purpose=""),
+                name="scene_request_says_something",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.session}: {self.place or self.purpose or self.scene_player}"
 
     @property
     def is_open(self) -> bool:

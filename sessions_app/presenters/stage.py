@@ -14,14 +14,17 @@ from ..models import (
     Phase,
     PlannedScene,
     Scenario,
+    SceneRequest,
     StageRequest,
 )
 from ..selectors.scenes import (
+    open_scene_requests,
     open_stage_requests,
     running_scene,
     session_participations,
     session_players,
     session_scenes,
+    sheet_changes_unchecked,
     stage_appearances,
 )
 from ..selectors.tables import table_characters
@@ -84,6 +87,15 @@ def stage_context(session, user, is_gm: bool) -> dict:
     scene = running_scene(session_id=session.pk) if context["in_main_play"] else None
     context["scene"] = scene
     context["scenes"] = session_scenes(session_id=session.pk)
+    if context["in_main_play"] and context["scenes_enabled"]:
+        context["scene_requests"] = _scene_request_rows(session, is_gm, scene)
+        if is_gm:
+            context["decisions"] += sum(
+                request.status == SceneRequest.Status.PENDING
+                for request, _can in context["scene_requests"]
+            )
+    if is_gm:
+        context["sheets_to_recheck"] = sheet_changes_unchecked(session=session)
     if scene is not None:
         appearances = stage_appearances(scene=scene)
         on_stage = [appearance.character for appearance in appearances]
@@ -124,6 +136,19 @@ def stage_context(session, user, is_gm: bool) -> dict:
                 if npc.pk not in on_stage_ids
             ]
     return context
+
+
+def _scene_request_rows(session, is_gm: bool, scene):
+    rows = []
+    for request in open_scene_requests(session_id=session.pk):
+        can = {
+            # One scene at a time: a request waits while another scene runs.
+            "start": is_gm and scene is None,
+            "keep": is_gm and request.status == SceneRequest.Status.PENDING,
+            "decline": is_gm,
+        }
+        rows.append((request, can))
+    return rows
 
 
 def gm_scenario_context(session, user) -> dict:

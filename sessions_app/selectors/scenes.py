@@ -5,13 +5,17 @@ from __future__ import annotations
 from django.db.models import Q
 
 from ..models import (
+    MAIN_PLAY_PHASES,
     Appearance,
     Character,
     GameSession,
     HandoutReveal,
     Membership,
     Participation,
+    Phase,
     Scene,
+    SceneRequest,
+    SheetChange,
     StageRequest,
 )
 
@@ -76,6 +80,48 @@ def open_stage_requests(*, scene: Scene) -> list[StageRequest]:
         StageRequest.objects.filter(scene=scene, status__in=StageRequest.OPEN_STATUSES)
         .select_related("character__owner", "requested_by")
         .order_by("created_at", "id")
+    )
+
+
+def open_scene_requests(*, session_id: int) -> list[SceneRequest]:
+    """The scene requests waiting for the GM, new ones first, then those kept for later."""
+    requests = SceneRequest.objects.filter(
+        session_id=session_id, status__in=SceneRequest.OPEN_STATUSES
+    ).select_related("requested_by", "scene_player")
+    return sorted(requests, key=lambda request: (request.status != "pending", request.created_at))
+
+
+def sheet_changes_unchecked(*, session: GameSession) -> list[tuple[Participation, list]]:
+    """The sheets whose check a change withdrew, each with the changes made since the GM
+    last checked it (who changed what, when)."""
+    changes = (
+        SheetChange.objects.filter(
+            participation__session=session,
+            participation__sheet_status=Participation.SheetStatus.UNCHECKED,
+        )
+        .select_related("participation__character__owner", "changed_by")
+        .order_by("changed_at", "id")
+    )
+    found: dict[int, tuple[Participation, list]] = {}
+    for change in changes:
+        row = change.participation
+        if row.checked_at is not None and change.changed_at <= row.checked_at:
+            continue
+        found.setdefault(row.pk, (row, []))[1].append(change)
+    return sorted(
+        (entry for entry in found.values() if any(c.withdrew_check for c in entry[1])),
+        key=lambda entry: entry[0].character.name,
+    )
+
+
+def sheet_checked_in(*, character: Character) -> list[GameSession]:
+    """The sessions before after-play in which the GM has checked this sheet."""
+    return list(
+        GameSession.objects.filter(
+            participations__character=character,
+            participations__sheet_status=Participation.SheetStatus.CHECKED,
+            phase__in=[Phase.PRE_PLAY, *MAIN_PLAY_PHASES],
+        ).order_by("scheduled_for", "id")
     )
 
 

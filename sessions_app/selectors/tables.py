@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from django.db.models import Q, QuerySet
+from django.utils import timezone
 
-from ..models import Membership, RulesProfile, Table
+from ..models import Invite, Membership, RulesProfile, Table
 
 
 def membership_get(*, user, table_id: int) -> Membership | None:
@@ -24,6 +25,11 @@ def tables_for_user(*, user) -> QuerySet[Table]:
 
 def table_members(*, table: Table) -> QuerySet[Membership]:
     return table.memberships.select_related("user").order_by("role", "joined_at", "id")
+
+
+def open_invites(*, table: Table) -> QuerySet[Invite]:
+    """The table's invite links someone could still join with, newest first."""
+    return table.invites.filter(revoked=False, expires_at__gt=timezone.now())
 
 
 def rules_profiles_for_table(*, table: Table) -> QuerySet[RulesProfile]:

@@ -4,12 +4,23 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ..models import Character, GameSession, Phase, Table
+from ..models import (
+    MAIN_PLAY_PHASES,
+    Character,
+    GameSession,
+    Participation,
+    Phase,
+    SheetChange,
+    Table,
+    TimelineEvent,
+)
 from ..selectors.scenes import on_stage_ids, running_scene
 from ..selectors.tables import membership_get
 from .access import is_gm, require_member
+from .timeline import timeline_append
 
 JUDGEMENT_VALUE_RANGE = (-99, 99)
 
@@ -120,15 +131,101 @@ def character_update(
     when not given)."""
     if not can_edit_character(by, character):
         raise PermissionDenied(_("You cannot edit this character sheet."))
-    character.name = (name or "").strip()
-    character.concept = (concept or "").strip()
-    character.judgement_values = _clean_judgement_values(judgement_values or {})
-    if resources is not None:
-        character.resources = _clean_resources(resources)
-    character.notes = notes or ""
-    character.full_clean()
-    character.save()
+    with transaction.atomic():
+        # Not locked: locking the sheet before the sessions it appears in would take the
+        # locks in the opposite order to the scene's end, which updates resources.
+        before = Character.objects.get(pk=character.pk)
+        character.name = (name or "").strip()
+        character.concept = (concept or "").strip()
+        character.judgement_values = _clean_judgement_values(judgement_values or {})
+        if resources is not None:
+            character.resources = _clean_resources(resources)
+        character.notes = notes or ""
+        character.full_clean()
+        character.save()
+        changes = sheet_diff(before, character)
+        if changes:
+            _sheet_change_record(character, by, changes)
     return character
+
+
+# A long note is shown cut short in the record of what changed.
+_CHANGE_TEXT_LIMIT = 200
+
+
+def _shown(value) -> str:
+    text = "" if value is None else str(value)
+    return text if len(text) <= _CHANGE_TEXT_LIMIT else text[: _CHANGE_TEXT_LIMIT - 1] + "…"
+
+
+def sheet_diff(before: Character, after: Character) -> list[dict]:
+    """List what differs between two versions of a sheet, field by field."""
+    changes = []
+    for field in ("name", "concept", "notes"):
+        old, new = getattr(before, field), getattr(after, field)
+        if old != new:
+            changes.append({"what": field, "name": "", "before": _shown(old), "after": _shown(new)})
+    old_values, new_values = before.judgement_values or {}, after.judgement_values or {}
+    for name in sorted(old_values.keys() | new_values.keys()):
+        if old_values.get(name) != new_values.get(name):
+            changes.append(
+                {
+                    "what": "judgement_value",
+                    "name": name,
+                    "before": _shown(old_values.get(name)),
+                    "after": _shown(new_values.get(name)),
+                }
+            )
+    old_resources, new_resources = before.resources or {}, after.resources or {}
+    for name in sorted(old_resources.keys() | new_resources.keys()):
+        old, new = old_resources.get(name) or {}, new_resources.get(name) or {}
+        for part, what in (("max", "resource_max"), ("current", "resource")):
+            if old.get(part) != new.get(part):
+                changes.append(
+                    {
+                        "what": what,
+                        "name": name,
+                        "before": _shown(old.get(part)),
+                        "after": _shown(new.get(part)),
+                    }
+                )
+    return changes
+
+
+def _sheet_change_record(character: Character, by, changes: list[dict]) -> None:
+    """Record a change in every session the character takes part in before after-play, and
+    withdraw the GM's check there unless only resources moved (HP goes up and down in play)."""
+    resources_only = all(change["what"] == "resource" for change in changes)
+    rows = Participation.objects.select_for_update().filter(
+        character=character, session__phase__in=[Phase.PRE_PLAY, *MAIN_PLAY_PHASES]
+    )
+    label = {"character": character.name, "character_id": character.pk}
+    for row in rows.select_related("session"):
+        withdraw = not resources_only and row.sheet_status == Participation.SheetStatus.CHECKED
+        SheetChange.objects.create(
+            participation=row,
+            changed_by=by,
+            changed_at=timezone.now(),
+            changes=changes,
+            withdrew_check=withdraw,
+            resources_only=resources_only,
+        )
+        if withdraw:
+            row.sheet_status = Participation.SheetStatus.UNCHECKED
+            row.save(update_fields=["sheet_status"])
+        # What a sheet holds is between its player and the GM, like the sheet itself.
+        timeline_append(
+            session=row.session,
+            kind="sheet_changed",
+            actor=by,
+            payload={**label, "changes": changes, "check_withdrawn": withdraw},
+            visibility=TimelineEvent.Visibility.USERS,
+            audience=[character.owner],
+        )
+        if withdraw:
+            timeline_append(
+                session=row.session, kind="sheet_check_withdrawn", actor=by, payload=label
+            )
 
 
 def session_character_set(

@@ -116,7 +116,9 @@ def sheet_review(
             Participation.SheetStatus.CHECKED if ok else Participation.SheetStatus.RETURNED
         )
         row.sheet_comment = "" if ok else comment
-        row.save(update_fields=["sheet_status", "sheet_comment"])
+        if ok:
+            row.checked_at = timezone.now()
+        row.save(update_fields=["sheet_status", "sheet_comment", "checked_at"])
         payload = {"character": character.name, "character_id": character.pk}
         if ok:
             timeline_append(session=session, kind="sheet_checked", actor=by, payload=payload)

@@ -1,4 +1,5 @@
-"""Scenes: starting and ending them, who is on stage, companions, entry and exit requests.
+"""Scenes: starting and ending them, who is on stage, companions, entry and exit requests,
+and the scenes players ask the GM for.
 
 Every change is one timeline event. Requests are decided under a row lock, so a GM's
 "allow" and a player's "withdraw" arriving together end in exactly one of the two.
@@ -23,11 +24,12 @@ from ..models import (
     PlannedScene,
     PreparedCheck,
     Scene,
+    SceneRequest,
     StageRequest,
     TimelineEvent,
 )
 from ..selectors.scenes import on_stage_ids
-from .access import require_gm, require_member
+from .access import is_player, require_gm, require_member
 from .checks import check_request, check_request_announce, check_request_build
 from .stage import appear, character_label, request_event
 from .timeline import timeline_append
@@ -89,14 +91,24 @@ def scene_start(
     place: str = "",
     purpose: str = "",
     planned: PlannedScene | None = None,
+    scene_request: SceneRequest | None = None,
 ) -> Scene:
     """Start a scene in the current phase: a scene player (who appears at once) or a master
-    scene, with its place and purpose; from a planned scene, its fields fill the gaps."""
+    scene, with its place and purpose; from a planned scene or a player's scene request,
+    its fields fill the gaps (a request that names nobody makes a master scene)."""
     require_gm(user=by, table_id=session.table_id)
     if session.phase not in MAIN_PLAY_PHASES:
         raise ValidationError(_("Scenes are played in main play: start main play first."))
     if not session.rules_profile.scenes_enabled:
         raise ValidationError(_("This rules profile plays main play as one continuous scene."))
+    if scene_request is not None:
+        if scene_request.session_id != session.pk:
+            raise ValidationError(_("That scene request belongs to another session."))
+        place = place or scene_request.place
+        purpose = purpose or scene_request.purpose
+        if scene_player is None and not master:
+            scene_player = scene_request.scene_player
+            master = scene_player is None and planned is None
     if planned is not None:
         if planned.scenario_id != session.scenario_id:
             raise ValidationError(_("That planned scene belongs to another scenario."))
@@ -139,6 +151,9 @@ def scene_start(
             GameSession.objects.select_for_update().filter(pk=session.pk).first()
             if Scene.objects.filter(session=session, status=Scene.Status.RUNNING).exists():
                 raise ValidationError(_("A scene is already running: end it first."))
+            if scene_request is not None:
+                # Declined in another tab meanwhile: the GM's last word stands.
+                scene_request = _scene_request_open(session, scene_request.pk)
             number = Scene.objects.filter(session=session).count() + 1
             scene = Scene.objects.create(
                 session=session,
@@ -172,12 +187,116 @@ def scene_start(
                     "scene_player_id": scene_player.pk if scene_player else None,
                 },
             )
+            if scene_request is not None:
+                _scene_request_close(scene_request, SceneRequest.Status.STARTED, by, scene)
             if scene_player is not None:
                 appear(scene, scene_player, Appearance.Way.SCENE_PLAYER, by)
     except IntegrityError:
         # Another tab started a scene between our check and our insert.
         raise ValidationError(_("A scene is already running: end it first.")) from None
     return scene
+
+
+def scene_request_create(
+    *,
+    session: GameSession,
+    by,
+    scene_player: Character | None = None,
+    place: str = "",
+    purpose: str = "",
+) -> SceneRequest:
+    """A player asks the GM for a scene: who leads it, where, what happens (at least one).
+    The GM decides whether and how it is played."""
+    membership = require_member(user=by, table_id=session.table_id)
+    if not is_player(membership):
+        raise PermissionDenied(_("The GM starts scenes; players ask for them."))
+    if session.phase not in MAIN_PLAY_PHASES:
+        raise ValidationError(_("Scenes are played in main play: start main play first."))
+    if not session.rules_profile.scenes_enabled:
+        raise ValidationError(_("This rules profile plays main play as one continuous scene."))
+    place, purpose = _clean_text("place", place), _clean_text("purpose", purpose)
+    if scene_player is not None and (
+        scene_player.kind != Character.Kind.PC
+        or not Participation.objects.filter(session=session, character=scene_player).exists()
+    ):
+        raise ValidationError({"scene_player": _("The scene player is a PC taking part.")})
+    if scene_player is None and not place and not purpose:
+        raise ValidationError(_("Say who leads the scene, where it is, or what happens in it."))
+    with transaction.atomic():
+        request = SceneRequest.objects.create(
+            session=session,
+            requested_by=by,
+            scene_player=scene_player,
+            place=place,
+            purpose=purpose,
+        )
+        timeline_append(session=session, kind="scene_requested", actor=by, payload=_wish(request))
+    return request
+
+
+def _wish(request: SceneRequest) -> dict:
+    character = request.scene_player
+    return {
+        "request_id": request.pk,
+        "requested_by": request.requested_by.get_username(),
+        "scene_player": character.name if character else "",
+        "scene_player_id": character.pk if character else None,
+        "place": request.place,
+        "purpose": request.purpose,
+    }
+
+
+def scene_request_get(*, session: GameSession, request_id: int, lock: bool = False):
+    """Return the session's scene request, or refuse: one of another session is not there."""
+    requests = SceneRequest.objects.select_related("requested_by", "scene_player")
+    if lock:
+        requests = requests.select_for_update(of=("self",))
+    try:
+        return requests.get(pk=request_id, session=session)
+    except SceneRequest.DoesNotExist:
+        raise ValidationError(_("That request does not exist.")) from None
+
+
+def _scene_request_open(session: GameSession, request_id: int) -> SceneRequest:
+    request = scene_request_get(session=session, request_id=request_id, lock=True)
+    if not request.is_open:
+        raise ValidationError(
+            _("That request is no longer open (%(status)s).")
+            % {"status": request.get_status_display().lower()}
+        )
+    return request
+
+
+def _scene_request_close(request: SceneRequest, status: str, by, scene: Scene | None) -> None:
+    request.status = status
+    request.decided_by = by
+    request.scene = scene
+    if status != SceneRequest.Status.KEPT:
+        request.decided_at = timezone.now()
+    request.save(update_fields=["status", "decided_by", "decided_at", "scene"])
+    timeline_append(
+        session=request.session,
+        kind="scene_request_decided",
+        actor=by,
+        payload={
+            **_wish(request),
+            "status": status,
+            "scene_number": scene.number if scene else None,
+        },
+    )
+
+
+def scene_request_decide(*, session: GameSession, by, request_id: int, keep: bool) -> SceneRequest:
+    """The GM declines a player's scene request, or keeps it for later (to start or
+    decline then); starting a scene from it is `scene_start(scene_request=...)`."""
+    require_gm(user=by, table_id=session.table_id)
+    with transaction.atomic():
+        request = _scene_request_open(session, request_id)
+        if keep and request.status == SceneRequest.Status.KEPT:
+            raise ValidationError(_("That request is kept for later already."))
+        status = SceneRequest.Status.KEPT if keep else SceneRequest.Status.DECLINED
+        _scene_request_close(request, status, by, None)
+    return request
 
 
 def scene_end(*, session: GameSession, by, backstage_notes: str = "", rng=None) -> Scene:

@@ -7,14 +7,14 @@ import datetime
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ..models import GameSession, Invite, Membership, RulesProfile, Table
-from .access import require_gm
-from .timeline import timeline_append
+from .access import is_gm, require_gm, require_member
+from .timeline import broadcast, timeline_append
 
 User = get_user_model()
 
@@ -40,6 +40,54 @@ def invite_create(*, table: Table, by, lifetime: datetime.timedelta | None = Non
     if lifetime is None:
         lifetime = datetime.timedelta(days=settings.INVITE_LIFETIME_DAYS)
     return Invite.objects.create(table=table, created_by=by, expires_at=timezone.now() + lifetime)
+
+
+def invite_withdraw(*, invite: Invite, by) -> Invite:
+    """Withdraw an invite link so nobody joins with it any more; only the table's GM may."""
+    require_gm(
+        user=by, table_id=invite.table_id, message=_("Only the table's GM can withdraw invites.")
+    )
+    if not invite.revoked:
+        invite.revoked = True
+        invite.save(update_fields=["revoked"])
+    return invite
+
+
+def member_group(*, table_id: int, user_id: int) -> str:
+    """The channel group of one member's open sockets at one table."""
+    return f"member.{table_id}.{user_id}"
+
+
+def _member_end(membership: Membership) -> None:
+    """End a membership; once that commits, the person's open sockets at the table close."""
+    group = member_group(table_id=membership.table_id, user_id=membership.user_id)
+    membership.delete()
+    transaction.on_commit(lambda: broadcast(group, {"type": "member.removed"}))
+
+
+def member_remove(*, table: Table, by, user) -> None:
+    """The GM removes a player from the table: nobody is to be harmed with the game, and a
+    table is to stay one where everyone enjoys it. The player's sheets stay with the table's
+    record; they see nothing more of it."""
+    require_gm(user=by, table_id=table.pk, message=_("Only the table's GM can remove members."))
+    with transaction.atomic():
+        membership = (
+            Membership.objects.select_for_update().filter(table=table, user_id=user.pk).first()
+        )
+        if membership is None:
+            raise ValidationError(_("That person is not a member of this table."))
+        if is_gm(membership):
+            raise ValidationError(_("The GM cannot be removed from their own table."))
+        _member_end(membership)
+
+
+def table_leave(*, table: Table, by) -> None:
+    """A player leaves the table on their own."""
+    with transaction.atomic():
+        membership = require_member(user=by, table_id=table.pk)
+        if is_gm(membership):
+            raise PermissionDenied(_("The GM cannot leave their own table."))
+        _member_end(membership)
 
 
 def invite_resolve(*, token: str) -> Invite:

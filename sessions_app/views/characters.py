@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from sessions_app.selectors.experience import character_growth
+from sessions_app.selectors.scenes import sheet_checked_in
 from sessions_app.selectors.tables import table_characters, table_profile
 from sessions_app.services.access import is_gm, member_table_or_404, membership_or_404
 from sessions_app.services.characters import can_edit_character, character_create, character_update
@@ -135,6 +136,7 @@ def character_edit(request, character_id: int):
             "character": character,
             "editable": editable,
             "growth_history": character_growth(character=character),
+            "checked_in": sheet_checked_in(character=character) if editable else [],
         },
         status=400 if form.errors else 200,
     )

@@ -32,6 +32,9 @@ from sessions_app.services.scenes import (
     exit_request,
     prepared_check_fire,
     scene_end,
+    scene_request_create,
+    scene_request_decide,
+    scene_request_get,
     scene_start,
     stage_bring_in,
     stage_request_decide,
@@ -95,8 +98,22 @@ def _scene_start(request, session):
         place=post.get("place", ""),
         purpose=post.get("purpose", ""),
         planned=planned,
+        scene_request=_scene_request(session, post),
     )
     return _("The scene has started.")
+
+
+def _scene_request(session, post):
+    pk = _int(post, "scene_request", required=False)
+    return None if pk is None else scene_request_get(session=session, request_id=pk)
+
+
+def _scene_request_decide(request, session):
+    keep = _yes(request.POST, "keep")
+    scene_request_decide(
+        session=session, by=request.user, request_id=_int(request.POST, "request"), keep=keep
+    )
+    return _("Kept for later.") if keep else _("Declined.")
 
 
 def _scenario_set(request, session):
@@ -244,6 +261,17 @@ ACTIONS = {
         ),
     ),
     "decide": (None, _decide),
+    "scene_request": (
+        gettext_lazy("Scene requested: the GM decides."),
+        lambda request, session: scene_request_create(
+            session=session,
+            by=request.user,
+            scene_player=_character(session, request.POST, "scene_player", required=False),
+            place=request.POST.get("place", ""),
+            purpose=request.POST.get("purpose", ""),
+        ),
+    ),
+    "scene_request_decide": (None, _scene_request_decide),
     "prepared_check": (None, _prepared_check),
     "handout_reveal": (None, _handout),
 }

@@ -8,12 +8,13 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from sessions_app.selectors.tables import (
+    open_invites,
     rules_profiles_for_table,
     table_members,
     table_profile,
@@ -30,6 +31,7 @@ from sessions_app.services.tables import (
 )
 
 from ..forms import SessionForm, SignupForm, TableForm
+from ..models import Invite, Membership
 from .common import apply_errors, partial_template
 
 
@@ -78,6 +80,7 @@ def _table_context(request, table, viewer_is_gm, *, invite=None, session_form=No
         "table": table,
         "viewer_is_gm": viewer_is_gm,
         "members": table_members(table=table),
+        "invites": open_invites(table=table) if viewer_is_gm else [],
         "sessions": table.sessions.select_related("rules_profile"),
         "invite": invite,
         "invite_url": (
@@ -106,6 +109,59 @@ def invite_create(request, table_id: int):
         partial_template(request, "sessions_app/table_detail.html", "invite-panel"),
         context,
     )
+
+
+@login_required
+@require_POST
+def invite_withdraw(request, table_id: int, invite_id: int):
+    table, membership = member_table_or_404(user=request.user, table_id=table_id)
+    invite = get_object_or_404(Invite, pk=invite_id, table=table)
+    try:
+        table_services.invite_withdraw(invite=invite, by=request.user)
+    except PermissionDenied as error:
+        return HttpResponse(str(error), status=403)
+    context = _table_context(request, table, is_gm(membership))
+    if not request.htmx:
+        return redirect("table_detail", table_id=table.pk)
+    return render(request, "sessions_app/table_detail.html#invite-panel", context)
+
+
+@login_required
+@require_POST
+def member_remove(request, table_id: int, user_id: int):
+    table, membership = member_table_or_404(user=request.user, table_id=table_id)
+    member = get_object_or_404(
+        Membership.objects.select_related("user"), table=table, user_id=user_id
+    )
+    try:
+        table_services.member_remove(table=table, by=request.user, user=member.user)
+    except PermissionDenied as error:
+        return HttpResponse(str(error), status=403)
+    except ValidationError as error:
+        return HttpResponse(" ".join(error.messages), status=400)
+    if not request.htmx:
+        messages.success(
+            request, _("%(name)s is no longer a member.") % {"name": member.user.get_username()}
+        )
+        return redirect("table_detail", table_id=table.pk)
+    context = _table_context(request, table, is_gm(membership))
+    return render(request, "sessions_app/table_detail.html#members", context)
+
+
+@login_required
+@require_POST
+def table_leave(request, table_id: int):
+    table, _membership = member_table_or_404(user=request.user, table_id=table_id)
+    try:
+        table_services.table_leave(table=table, by=request.user)
+    except PermissionDenied as error:
+        return HttpResponse(str(error), status=403)
+    messages.success(request, _("You left %(table)s.") % {"table": table.name})
+    if request.htmx:
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = reverse("home")
+        return response
+    return redirect("home")
 
 
 @login_required

@@ -85,7 +85,32 @@
     clearInterval(pinger);
     pinger = setInterval(function () { socket.send(JSON.stringify({ type: "ping" })); }, 60000);
   });
-  document.addEventListener("htmx:wsClose", function () { clearInterval(pinger); setStatus(false); });
+  // 4403: the server no longer counts this user as a member (removed from the table, or
+  // they left it in another tab). Nothing more of the table is theirs to see: the room goes,
+  // and with it the socket, so no reconnect is tried.
+  function showRemoved() {
+    var room = document.getElementById("room");
+    if (!room) return;
+    var notice = document.createElement("div");
+    notice.id = "room-closed";
+    notice.className = "card";
+    notice.setAttribute("role", "alert");
+    var text = document.createElement("p");
+    text.textContent = room.getAttribute("data-removed-text");
+    var home = document.createElement("a");
+    home.href = room.getAttribute("data-home-url");
+    home.textContent = room.getAttribute("data-home-text");
+    notice.appendChild(text);
+    notice.appendChild(home);
+    room.replaceWith(notice);
+  }
+  document.addEventListener("htmx:wsClose", function (event) {
+    clearInterval(pinger);
+    setStatus(false);
+    var detail = event.detail || {};
+    var code = detail.event ? detail.event.code : detail.code;
+    if (code === 4403) showRemoved();
+  });
   document.addEventListener("htmx:wsAfterMessage", scrollToNewest);
   document.addEventListener("DOMContentLoaded", scrollToNewest);
 })();
