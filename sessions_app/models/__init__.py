@@ -17,7 +17,9 @@ from .checks import (
     Roll,
 )
 from .experience import (
+    ExperienceAccount,
     ExperienceEntry,
+    GrowthRequest,
     SessionSignoff,
 )
 from .scenarios import (
@@ -65,7 +67,9 @@ __all__ = [
     "Contest",
     "EntryCondition",
     "EntryConditionFields",
+    "ExperienceAccount",
     "ExperienceEntry",
+    "GrowthRequest",
     "GameSession",
     "Handout",
     "HandoutReveal",
