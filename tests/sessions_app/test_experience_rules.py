@@ -1,8 +1,11 @@
 """The experience and growth rules as written: points belong to the person, growth goes
 through a GM, awards go to those who played."""
 
+import threading
+
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import connection, transaction
 
 from sessions_app.models import (
     ExperienceEntry,
@@ -299,3 +302,58 @@ def test_record_sheet_hides_other_tables_details_from_their_outsiders(two_tables
     assert as_sunday_gm["signoffs"] == {}
     assert as_sunday_gm["balance"] == 3
     assert [e.elsewhere for e in as_player["entries"]] == [False]
+
+
+def _spend_in_thread(character_id, user_id, results, *, spent=None, commit=None):
+    """Spend in a thread of its own; the first holds its transaction open until told."""
+    from django.contrib.auth import get_user_model
+
+    from sessions_app.models import Character
+
+    try:
+        character = Character.objects.select_related("table").get(pk=character_id)
+        user = get_user_model().objects.get(pk=user_id)
+        with transaction.atomic():
+            growth_request(character=character, by=user, item_label="New skill")
+            if spent is not None:
+                spent.set()
+                commit.wait(timeout=10)
+        results.append("spent")
+    except ValidationError:
+        results.append("refused")
+    finally:
+        connection.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_spendings_at_two_tables_at_once_cannot_share_points():
+    player = UserFactory(username="player")
+    friday, sunday = TableFactory(name="Friday"), TableFactory(name="Sunday")
+    for table in (friday, sunday):
+        MembershipFactory(table=table, user=player)
+        own_profile(table, growth_self_service=True)
+    aki = CharacterFactory(table=friday, owner=player, name="Aki")
+    ren = CharacterFactory(table=sunday, owner=player, name="Ren")
+    experience_correct(table=friday, by=friday.gm, person=player, amount=7, reason="Start")
+    results: list[str] = []
+    spent, commit = threading.Event(), threading.Event()
+    first = threading.Thread(
+        target=_spend_in_thread,
+        args=(aki.pk, player.pk, results),
+        kwargs={"spent": spent, "commit": commit},
+    )
+    second = threading.Thread(target=_spend_in_thread, args=(ren.pk, player.pk, results))
+
+    first.start()
+    assert spent.wait(timeout=10)
+    # The first has spent 5 of the 7 points at Friday but not committed: the spending at
+    # Sunday must wait for the person's account rather than read the old balance.
+    second.start()
+    second.join(timeout=0.5)
+    commit.set()
+    first.join(timeout=30)
+    second.join(timeout=30)
+
+    assert sorted(results) == ["refused", "spent"]
+    assert balance_of(game=table_game(table=sunday), user=player) == 2
+    assert ExperienceEntry.objects.filter(kind=ExperienceEntry.Kind.SPEND).count() == 1
