@@ -444,8 +444,8 @@ def _confirm(request: GrowthRequest, *, by, game: str, limit) -> GrowthRequest:
 
 def _locked_pending(request: GrowthRequest) -> GrowthRequest:
     request = (
-        GrowthRequest.objects.select_for_update()
-        .select_related("character__table", "person", "session")
+        GrowthRequest.objects.select_for_update(of=("self",))
+        .select_related("character__table", "person")
         .get(pk=request.pk)
     )
     if request.status != GrowthRequest.Status.PENDING:
