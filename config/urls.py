@@ -114,6 +114,11 @@ urlpatterns = [
         experience.experience_correct,
         name="experience_correct",
     ),
+    path(
+        "tables/<int:table_id>/experience/growth/<int:request_id>/",
+        experience.growth_decide,
+        name="growth_decide",
+    ),
     path("characters/<int:character_id>/", characters.character_edit, name="character_edit"),
     path("invite/<str:token>/", tables.invite_landing, name="invite"),
     path("matches/<int:match_id>/", minigames.match_detail, name="match_detail"),

@@ -5,8 +5,10 @@ from .models import (
     Character,
     CheckRequest,
     Contest,
+    ExperienceAccount,
     ExperienceEntry,
     GameSession,
+    GrowthRequest,
     Handout,
     HandoutReveal,
     ImportedLog,
@@ -240,8 +242,32 @@ class SessionSignoffAdmin(admin.ModelAdmin):
 class ExperienceEntryAdmin(ReadOnlyAdmin):
     """The ledger is append-only: a mistake is fixed by a correction entry."""
 
-    list_display = ["person", "table", "session", "kind", "amount", "balance_after", "created_at"]
-    list_filter = ["kind"]
+    list_display = [
+        "person",
+        "game",
+        "table",
+        "session",
+        "kind",
+        "amount",
+        "balance_after",
+        "created_at",
+    ]
+    list_filter = ["kind", "game"]
+
+
+@admin.register(ExperienceAccount)
+class ExperienceAccountAdmin(ReadOnlyAdmin):
+    """The row a person's ledger in one game is written under."""
+
+    list_display = ["person", "game"]
+
+
+@admin.register(GrowthRequest)
+class GrowthRequestAdmin(ReadOnlyAdmin):
+    """Growth is asked of and confirmed by a GM in the app, not edited here."""
+
+    list_display = ["person", "character", "reason", "cost", "status", "requested_at"]
+    list_filter = ["status"]
 
 
 @admin.register(ImportedLog)

@@ -349,6 +349,7 @@ class RulesProfileForm(forms.ModelForm):
             "extreme_from",
             "growth_enabled",
             "free_growth_allowed",
+            "growth_self_service",
         ]
 
     def __init__(self, *args, **kwargs):

@@ -1,4 +1,4 @@
-"""Kinds of after-play: experience, closing the session, the GM's stamp on its sheet."""
+"""Kinds of after-play: experience, growth, closing the session, the GM's stamp on its sheet."""
 
 from typing import TypedDict
 
@@ -20,6 +20,18 @@ class ExperienceCorrected(TypedDict):
     name: str
     amount: int
     reason: str
+
+
+class GrowthStep(TypedDict):
+    """Growth asked of, confirmed or declined by the GM; value_name is empty when the growth
+    raises no judgement value, and before/after are known once it is confirmed."""
+
+    name: str
+    growth: str
+    cost: int
+    value_name: str
+    before: int
+    after: int
 
 
 class Nothing(TypedDict):
@@ -49,6 +61,64 @@ kind_register(
         samples=(
             {"name": "aki", "amount": -2, "reason": "Counted twice"},
             {"name": "aki", "amount": 1, "reason": "Forgotten line"},
+        ),
+    ),
+    Kind(
+        name="growth_requested",
+        payload=GrowthStep,
+        samples=(
+            {
+                "name": "Aki",
+                "growth": "+1 Strength",
+                "cost": 10,
+                "value_name": "Strength",
+                "before": 0,
+                "after": 0,
+            },
+            {
+                "name": "Aki",
+                "growth": "A new contact",
+                "cost": 3,
+                "value_name": "",
+                "before": 0,
+                "after": 0,
+            },
+        ),
+    ),
+    Kind(
+        name="growth_confirmed",
+        payload=GrowthStep,
+        samples=(
+            {
+                "name": "Aki",
+                "growth": "+1 Strength",
+                "cost": 10,
+                "value_name": "Strength",
+                "before": 3,
+                "after": 4,
+            },
+            {
+                "name": "Aki",
+                "growth": "A new contact",
+                "cost": 3,
+                "value_name": "",
+                "before": 0,
+                "after": 0,
+            },
+        ),
+    ),
+    Kind(
+        name="growth_declined",
+        payload=GrowthStep,
+        samples=(
+            {
+                "name": "Aki",
+                "growth": "+1 Strength",
+                "cost": 10,
+                "value_name": "Strength",
+                "before": 0,
+                "after": 0,
+            },
         ),
     ),
     Kind(name="session_closed", payload=Nothing, samples=({},)),

@@ -17,7 +17,9 @@ from .checks import (
     Roll,
 )
 from .experience import (
+    ExperienceAccount,
     ExperienceEntry,
+    GrowthRequest,
     SessionSignoff,
 )
 from .scenarios import (
@@ -67,7 +69,9 @@ __all__ = [
     "Contest",
     "EntryCondition",
     "EntryConditionFields",
+    "ExperienceAccount",
     "ExperienceEntry",
+    "GrowthRequest",
     "GameSession",
     "Handout",
     "HandoutReveal",

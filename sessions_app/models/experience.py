@@ -1,4 +1,4 @@
-"""Experience: the per-person ledger and the GM's signed session sheets."""
+"""Experience: the per-person ledger, growth asked of a GM, and the signed session sheets."""
 
 from __future__ import annotations
 
@@ -13,11 +13,40 @@ from .characters import Character
 from .tables import GameSession, Table
 
 
-class ExperienceEntry(AppendOnlyModel):
-    """One line of a person's experience ledger at a table: an award, a spending or a fix.
+class ExperienceAccount(models.Model):
+    """A person's experience in one game: the row their ledger is written under.
 
-    Experience belongs to the person, not to a character. Rows are never edited: a mistake
-    is fixed by a correction entry, and each row carries the balance after it.
+    Experience belongs to the person, not to a table or a character: points earned at any
+    table of a game are spent on any of the person's PCs of that game. Every ledger line is
+    written while this row is locked, so two spendings at once cannot share the same points.
+    """
+
+    person = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("person"),
+        on_delete=models.CASCADE,
+        related_name="experience_accounts",
+    )
+    game = models.CharField(_("game"), max_length=100)
+
+    class Meta:
+        verbose_name = _("experience account")
+        verbose_name_plural = _("experience accounts")
+        ordering = ["person_id", "game"]
+        constraints = [
+            models.UniqueConstraint(fields=["person", "game"], name="experience_account_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.person} ({self.game})"
+
+
+class ExperienceEntry(AppendOnlyModel):
+    """One line of a person's experience ledger in a game: an award, a spending or a fix.
+
+    The person's balance in the game is one, whichever table wrote the line; `table` and
+    `session` say where the points came from or went. Rows are never edited: a mistake is
+    fixed by a correction entry, and each row carries the person's balance after it.
     """
 
     class Kind(models.TextChoices):
@@ -45,6 +74,7 @@ class ExperienceEntry(AppendOnlyModel):
         blank=True,
         related_name="experience_entries",
     )
+    game = models.CharField(_("game"), max_length=100)
     kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
     amount = models.IntegerField(_("amount"))
     reason = models.CharField(_("reason"), max_length=200)
@@ -82,7 +112,7 @@ class ExperienceEntry(AppendOnlyModel):
     class Meta:
         verbose_name = _("experience entry")
         verbose_name_plural = _("experience entries")
-        ordering = ["table_id", "person_id", "id"]
+        ordering = ["person_id", "game", "id"]
         constraints = [
             models.CheckConstraint(
                 condition=Q(balance_after__gte=0), name="experience_balance_not_negative"
@@ -102,6 +132,84 @@ class ExperienceEntry(AppendOnlyModel):
 
     def __str__(self) -> str:
         return f"{self.person} {self.amount:+d} ({self.reason})"
+
+
+class GrowthRequest(models.Model):
+    """A player's spending waiting for the GM: the rules have the GM rewrite the sheet.
+
+    Nothing is spent and nothing on the sheet changes until the GM of the character's table
+    confirms; then the spending is written on the ledger and the request points at it.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Waiting for the GM")
+        CONFIRMED = "confirmed", _("Confirmed")
+        DECLINED = "declined", _("Declined")
+
+    character = models.ForeignKey(
+        Character,
+        verbose_name=_("character"),
+        on_delete=models.CASCADE,
+        related_name="growth_requests",
+    )
+    person = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("person"),
+        on_delete=models.CASCADE,
+        related_name="growth_requests",
+    )
+    session = models.ForeignKey(
+        GameSession,
+        verbose_name=_("session"),
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="growth_requests",
+    )
+    reason = models.CharField(_("growth"), max_length=200)
+    cost = models.PositiveIntegerField(_("cost"))
+    growth = models.JSONField(
+        _("growth"),
+        default=dict,
+        blank=True,
+        help_text=_("What the spending buys: catalogue item, judgement value, change."),
+    )
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
+    )
+    requested_at = models.DateTimeField(_("asked"), default=timezone.now)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("decided by"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    decided_at = models.DateTimeField(_("decided"), null=True, blank=True)
+    entry = models.OneToOneField(
+        ExperienceEntry,
+        verbose_name=_("ledger entry"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="request",
+    )
+
+    class Meta:
+        verbose_name = _("growth request")
+        verbose_name_plural = _("growth requests")
+        ordering = ["requested_at", "id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(cost__gt=0), name="growth_request_costs_points"),
+            models.CheckConstraint(
+                condition=~Q(status="confirmed") | Q(entry__isnull=False),
+                name="growth_request_confirmed_has_entry",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.character} {self.reason} ({self.get_status_display()})"
 
 
 class SessionSignoff(AppendOnlyModel):

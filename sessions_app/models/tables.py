@@ -164,6 +164,26 @@ class RulesProfile(EntryConditionFields):
         default=True,
         help_text=_("Players may also spend on growth they describe themselves, at a cost."),
     )
+    # The rules have the player ask the GM to rewrite the sheet; a game may trust its players.
+    growth_self_service = models.BooleanField(
+        _("self-service growth"),
+        default=False,
+        help_text=_(
+            "On: a player's spending changes the sheet at once. Off: the GM confirms it first."
+        ),
+    )
+    # Experience is spent on any PC of the same game. A table's profile is a copy of a shipped
+    # one and keeps its stored name here, whatever the table renames its copy to.
+    game = models.CharField(
+        _("game"),
+        max_length=100,
+        blank=True,
+        editable=False,
+        help_text=_(
+            "The shipped profile this one derives from: experience earned under it is "
+            "spent on PCs of the same game."
+        ),
+    )
 
     class Meta:
         verbose_name = _("rules profile")
@@ -190,6 +210,12 @@ class RulesProfile(EntryConditionFields):
 
     def __str__(self) -> str:
         return self.display_name
+
+    def save(self, *args, **kwargs):
+        # A profile that derives from none (a shipped one, an imported one) is its own game.
+        if not self.game:
+            self.game = self.name
+        super().save(*args, **kwargs)
 
     @property
     def display_name(self) -> str:

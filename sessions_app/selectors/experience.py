@@ -1,4 +1,8 @@
-"""Reads of the experience ledger, balances, record and session sheets."""
+"""Reads of the experience ledger, balances, growth requests, record and session sheets.
+
+A person's ledger is kept per game (the rules profile's `game`), not per table: the lines
+say which table and session each point came from or went to.
+"""
 
 from __future__ import annotations
 
@@ -8,40 +12,92 @@ from ..models import (
     Character,
     ExperienceEntry,
     GameSession,
+    GrowthRequest,
+    Membership,
     Phase,
     SessionSignoff,
     Table,
 )
-from .scenes import session_players
-from .tables import table_members
+from .scenes import session_cast
+from .tables import table_members, table_profile
+
+
+def profile_game(profile) -> str:
+    """Return the game a rules profile belongs to (its own name if it derives from none)."""
+    return profile.game or profile.name
+
+
+def table_game(*, table: Table) -> str:
+    """Return the game a table plays: where its players spend and its GM corrects."""
+    return profile_game(table_profile(table=table))
 
 
 def _ledger_entries():
     return ExperienceEntry.objects.select_related(
-        "session", "character", "corrects", "created_by", "person"
+        "table", "session", "character", "corrects", "created_by", "person"
     ).order_by("id")
 
 
-def ledger_for(*, table: Table, user) -> list[ExperienceEntry]:
-    """Return every entry of the person's ledger at the table, oldest first.
+def ledger_for(*, user, game: str) -> list[ExperienceEntry]:
+    """Return every entry of the person's ledger in a game, at any table, oldest first.
 
-    Each entry carries its running balance (`balance_after`), written under a lock.
+    Each entry carries the person's running balance in the game (`balance_after`), written
+    under the lock of their account.
     """
-    return list(_ledger_entries().filter(table=table, person=user))
+    return list(_ledger_entries().filter(person=user, game=game))
 
 
-def balance_of(*, table: Table | None = None, user=None, table_id=None, user_id=None) -> int:
-    """Return a person's balance at a table: the running balance of their last entry."""
+def balance_of(*, game: str, user=None, user_id=None) -> int:
+    """Return a person's balance in a game: the running balance of their last entry."""
     last = (
-        ExperienceEntry.objects.filter(
-            table_id=table_id if table is None else table.pk,
-            person_id=user_id if user is None else user.pk,
-        )
+        ExperienceEntry.objects.filter(person_id=user_id if user is None else user.pk, game=game)
         .order_by("-id")
         .values_list("balance_after", flat=True)
         .first()
     )
     return last or 0
+
+
+def pending_cost(*, game: str, user) -> int:
+    """Return the points the person's growth requests in a game wait to spend."""
+    requests = GrowthRequest.objects.filter(
+        person=user, status=GrowthRequest.Status.PENDING
+    ).select_related("character__table__rules_profile")
+    return sum(request.cost for request in requests if request_game(request=request) == game)
+
+
+def request_game(*, request: GrowthRequest) -> str:
+    return table_game(table=request.character.table)
+
+
+def growth_requests_to_decide(*, table: Table) -> list[GrowthRequest]:
+    """Return the growth waiting for the table's GM, oldest first."""
+    return list(
+        GrowthRequest.objects.filter(
+            character__table=table, status=GrowthRequest.Status.PENDING
+        ).select_related("character", "person", "session")
+    )
+
+
+def growth_requests_of(*, table: Table, user) -> list[GrowthRequest]:
+    """Return the person's growth requests for their PCs at the table, newest first."""
+    return list(
+        GrowthRequest.objects.filter(character__table=table, person=user)
+        .select_related("character", "session", "decided_by")
+        .order_by("-requested_at", "-id")
+    )
+
+
+def award_recipients(*, session: GameSession) -> list:
+    """Return who receives experience: the players whose PCs took part in the session, in
+    player order, then its GM (the rules give points to those who played and to the GM)."""
+    gm_id = session.table.gm_id
+    players = []
+    for character in session_cast(session=session):
+        owner = character.owner
+        if character.kind == Character.Kind.PC and owner.pk != gm_id and owner not in players:
+            players.append(owner)
+    return [*players, session.table.gm]
 
 
 def signoffs_for(*, session_ids) -> dict[int, SessionSignoff]:
@@ -55,7 +111,7 @@ def session_sheet(*, session: GameSession) -> dict:
     """Return the session sheet: per person (players in order, then the GM) the entries
     written on this session, what they add up to and the balance after the last of them."""
     entries = list(_ledger_entries().filter(session=session))
-    people = [*session_players(session=session), session.table.gm]
+    people = award_recipients(session=session)
     known = {person.pk for person in people}
     for entry in entries:
         if entry.person_id not in known:
@@ -80,11 +136,20 @@ def session_sheet(*, session: GameSession) -> dict:
     }
 
 
-def record_sheet(*, table: Table, user) -> dict:
-    """Return the person's record sheet at the table: every entry, balance, and the GM's
-    stamp on each session sheet the entries were written on."""
-    entries = ledger_for(table=table, user=user)
-    signoffs = signoffs_for(session_ids={e.session_id for e in entries if e.session_id})
+def record_sheet(*, user, game: str, viewer) -> dict:
+    """Return the person's record sheet in a game: every entry at any table, the balance,
+    and the GM's stamp on each session sheet the entries were written on.
+
+    An entry written at a table the viewer does not belong to is marked `elsewhere`: the
+    page shows its points but not that table's sessions, reasons or characters.
+    """
+    entries = ledger_for(user=user, game=game)
+    viewer_tables = set(Membership.objects.filter(user=viewer).values_list("table_id", flat=True))
+    for entry in entries:
+        entry.elsewhere = entry.table_id not in viewer_tables
+    signoffs = signoffs_for(
+        session_ids={e.session_id for e in entries if e.session_id and not e.elsewhere}
+    )
     return {
         "entries": entries,
         "balance": entries[-1].balance_after if entries else 0,

@@ -1,8 +1,11 @@
-"""Experience and growth: after-play awards, the ledger, spending on PCs, closing a session.
+"""Experience and growth: after-play awards, the ledger, growth asked of the GM, closing.
 
-Experience belongs to a person at a table, not to a character (the rules say so). The
-ledger is append-only; every entry is written while the person's membership row is locked,
-so two spendings at once are serialised and cannot both use the same points.
+Experience belongs to the person, not to a table or a character (the rules say so): one
+balance per game, spent on any of the person's PCs of that game. The ledger is
+append-only; every entry is written while the person's account row for the game is
+locked, so two spendings at once are serialised and cannot both use the same points.
+Growth is a request the GM of the character's table confirms; only then is anything spent
+or changed on the sheet (unless the table's profile makes growth self-service).
 """
 
 from __future__ import annotations
@@ -18,18 +21,25 @@ from django.utils.translation import gettext_noop
 from .. import rooms
 from ..models import (
     Character,
+    ExperienceAccount,
     ExperienceEntry,
     GameSession,
+    GrowthRequest,
     Membership,
     Phase,
     SessionSignoff,
     Table,
     TimelineEvent,
 )
-from ..selectors.experience import balance_of
-from ..selectors.scenes import session_players
+from ..selectors.experience import (
+    award_recipients,
+    balance_of,
+    pending_cost,
+    profile_game,
+    table_game,
+)
 from ..selectors.tables import table_profile
-from .access import require_gm, require_member
+from .access import is_member, require_gm, require_member
 from .characters import JUDGEMENT_VALUE_RANGE
 from .timeline import timeline_append
 
@@ -83,47 +93,40 @@ def _clean_amount(amount, *, allow_negative: bool = False) -> int:
     return amount
 
 
-def _current_balance(table_id: int, person_id: int) -> int:
-    return balance_of(table_id=table_id, user_id=person_id)
+def _lock_account(person, game: str) -> ExperienceAccount:
+    """Lock the person's account in the game: their balance is read and written under it."""
+    account, _created = ExperienceAccount.objects.get_or_create(person=person, game=game)
+    return ExperienceAccount.objects.select_for_update().get(pk=account.pk)
 
 
-def _lock_member(table_id: int, person) -> Membership:
-    """Lock the person's membership row: the ledger's balance is read and written under it."""
-    try:
-        return Membership.objects.select_for_update().get(table_id=table_id, user=person)
-    except Membership.DoesNotExist:
-        raise ValidationError(
-            _("%(name)s is not a member of this table.") % {"name": person.get_username()}
-        ) from None
-
-
-def _append_entry(*, table_id: int, person, amount: int, **fields) -> ExperienceEntry:
-    """Write one ledger entry; the caller holds the person's membership lock."""
-    balance = _current_balance(table_id, person.pk) + amount
+def _append_entry(*, table_id: int, person, game: str, amount: int, **fields) -> ExperienceEntry:
+    """Write one ledger entry; the caller holds the person's account lock for the game."""
+    balance = balance_of(game=game, user_id=person.pk) + amount
     if balance < 0:
         raise ValidationError(
             _("%(name)s has %(balance)d points: this would leave fewer than none.")
             % {"name": person.get_username(), "balance": balance - amount}
         )
     entry = ExperienceEntry(
-        table_id=table_id, person=person, amount=amount, balance_after=balance, **fields
+        table_id=table_id,
+        person=person,
+        game=game,
+        amount=amount,
+        balance_after=balance,
+        **fields,
     )
     entry.full_clean(exclude=["table", "person", "created_by", "session", "character"])
     entry.save()
     return entry
 
 
-def award_recipients(*, session: GameSession) -> list:
-    """Return who receives experience in after-play: the players in order, then the GM."""
-    return [*session_players(session=session), session.table.gm]
-
-
 def experience_award_session(
     *, session: GameSession, by, awards: dict[int, list[AwardLine]]
 ) -> list[ExperienceEntry]:
-    """Confirm the after-play awards of a session: lines per person, the GM included.
+    """Confirm the after-play awards of a session: lines per player who played, and the GM.
 
-    Only the session's GM, only in after-play, and only once per session.
+    Only the session's GM, only in after-play, and only once per session. The points are
+    the person's in the game of the session's rules profile, at any table.
     """
     _require_table_gm(session.table, by)
     recipients = {user.pk: user for user in award_recipients(session=session)}
@@ -144,11 +147,12 @@ def experience_award_session(
             raise ValidationError(_("Experience is awarded in after-play."))
         if session.experience_confirmed_at is not None:
             raise ValidationError(_("The experience of this session was already confirmed."))
+        game = profile_game(session.rules_profile)
         totals = []
         # One lock order for everyone (by user id) so that awards and spendings at the same
         # time cannot deadlock.
         for user_id in sorted(recipients):
-            _lock_member(session.table_id, recipients[user_id])
+            _lock_account(recipients[user_id], game)
         for user_id, person in recipients.items():
             lines = cleaned.get(user_id, [])
             for line in lines:
@@ -156,6 +160,7 @@ def experience_award_session(
                     _append_entry(
                         table_id=session.table_id,
                         person=person,
+                        game=game,
                         amount=line.amount,
                         session=session,
                         kind=ExperienceEntry.Kind.AWARD,
@@ -193,10 +198,12 @@ def experience_correct(
     corrects: ExperienceEntry | None = None,
     session: GameSession | None = None,
 ) -> ExperienceEntry:
-    """Append a correction to a person's ledger (the GM, with a reason; never below zero).
+    """Append a correction to a member's ledger (the GM, with a reason; never below zero).
 
-    A correction of an entry belongs to that entry's session; corrections stay possible
-    after a session is closed, because they are how its record is put right.
+    The GM corrects lines written at their table; the correction counts in the game of the
+    line it corrects, or else of the session or table. A correction of an entry belongs
+    to that entry's session; corrections stay possible after a session is closed, because
+    they are how its record is put right.
     """
     _require_table_gm(table, by)
     amount = _clean_amount(amount, allow_negative=True)
@@ -209,11 +216,22 @@ def experience_correct(
         session = corrects.session
     if session is not None and session.table_id != table.pk:
         raise ValidationError(_("That session belongs to another table."))
+    if not is_member(user=person, table_id=table.pk):
+        raise ValidationError(
+            _("%(name)s is not a member of this table.") % {"name": person.get_username()}
+        )
+    if corrects is not None:
+        game = corrects.game
+    elif session is not None:
+        game = profile_game(session.rules_profile)
+    else:
+        game = table_game(table=table)
     with transaction.atomic():
-        _lock_member(table.pk, person)
+        _lock_account(person, game)
         entry = _append_entry(
             table_id=table.pk,
             person=person,
+            game=game,
             amount=amount,
             session=session,
             kind=ExperienceEntry.Kind.CORRECTION,
@@ -240,7 +258,52 @@ def growth_item(profile, label: str) -> dict | None:
     return None
 
 
-def growth_spend(
+def _taken(character: Character, item: str) -> int:
+    """How often the character has, or waits for, a catalogue item."""
+    bought = ExperienceEntry.objects.filter(
+        character=character, kind=ExperienceEntry.Kind.SPEND, growth__item=item
+    ).count()
+    waiting = GrowthRequest.objects.filter(
+        character=character, status=GrowthRequest.Status.PENDING, growth__item=item
+    ).count()
+    return bought + waiting
+
+
+def _refuse_over_limit(character: Character, growth: dict, limit, *, taken: int) -> None:
+    if limit and taken >= int(limit):
+        raise ValidationError(
+            {
+                "item": _("%(name)s already has “%(item)s” %(limit)d times, the limit.")
+                % {"name": character.name, "item": growth["item"], "limit": int(limit)}
+            }
+        )
+
+
+def _growth_payload(request: GrowthRequest) -> dict:
+    return {
+        "name": request.character.name,
+        "growth": request.reason,
+        "cost": request.cost,
+        "value_name": request.growth.get("value_name", ""),
+        "before": int(request.growth.get("before", 0)),
+        "after": int(request.growth.get("after", 0)),
+    }
+
+
+def _announce(request: GrowthRequest, kind: str, by) -> None:
+    """Write the step on the timeline of the session whose sheet the growth goes on."""
+    if request.session_id is not None:
+        timeline_append(
+            session=request.session,
+            kind=kind,
+            actor=by,
+            payload=_growth_payload(request),
+            visibility=TimelineEvent.Visibility.EVERYONE,
+            allow_closed=True,
+        )
+
+
+def growth_request(
     *,
     character: Character,
     by,
@@ -248,13 +311,15 @@ def growth_spend(
     description: str = "",
     cost: int | None = None,
     session: GameSession | None = None,
-) -> ExperienceEntry:
-    """Spend the owner's experience on one of their own PCs.
+) -> GrowthRequest:
+    """Ask the GM to spend the owner's experience on one of their own PCs.
 
     Either a catalogue item of the table's rules profile (which may raise a judgement
     value, and may be limited per character) or, when the profile allows it, free-form
     growth described by the player at a cost. `session` names the session sheet the
-    spending is written on (after-play or closed sessions only).
+    spending is written on (after-play or closed sessions only). Points already asked for
+    count as taken. Nothing is spent until the GM confirms, unless the profile makes
+    growth self-service: then the request is confirmed at once.
     """
     if character.kind != Character.Kind.PC or character.owner_id != getattr(by, "pk", None):
         raise PermissionDenied(_("You can spend experience only on your own PCs."))
@@ -303,52 +368,117 @@ def growth_spend(
                 {"cost": _("The cost must be between 1 and %(high)d.") % {"high": AMOUNT_MAX}}
             )
         limit = None
+    game = profile_game(profile)
     with transaction.atomic():
-        _lock_member(table.pk, by)
+        _lock_account(by, game)
         character = Character.objects.select_for_update().get(pk=character.pk)
-        if limit:
-            taken = ExperienceEntry.objects.filter(
-                character=character, kind=ExperienceEntry.Kind.SPEND, growth__item=growth["item"]
-            ).count()
-            if taken >= int(limit):
-                raise ValidationError(
-                    {
-                        "item": _("%(name)s already has “%(item)s” %(limit)d times, the limit.")
-                        % {"name": character.name, "item": growth["item"], "limit": int(limit)}
-                    }
-                )
-        balance = _current_balance(table.pk, by.pk)
+        if growth.get("item"):
+            _refuse_over_limit(character, growth, limit, taken=_taken(character, growth["item"]))
+        balance = balance_of(game=game, user=by) - pending_cost(game=game, user=by)
         if cost > balance:
             raise ValidationError(
                 _("This costs %(cost)d points; you have %(balance)d.")
                 % {"cost": cost, "balance": balance}
             )
-        if growth.get("value_name"):
-            name = growth["value_name"]
-            before = int(character.judgement_values.get(name, 0))
-            after = before + growth["delta"]
-            low, high = JUDGEMENT_VALUE_RANGE
-            if not low <= after <= high:
-                raise ValidationError(
-                    _("%(name)s must be between %(low)d and %(high)d.")
-                    % {"name": name, "low": low, "high": high}
-                )
-            growth.update({"before": before, "after": after})
-            values = dict(character.judgement_values)
-            values[name] = after
-            character.judgement_values = values
-            character.save(update_fields=["judgement_values"])
-        return _append_entry(
-            table_id=table.pk,
-            person=by,
-            amount=-cost,
-            session=session,
-            kind=ExperienceEntry.Kind.SPEND,
-            reason=reason,
-            character=character,
-            growth=growth,
-            created_by=by,
+        request = GrowthRequest(
+            character=character, person=by, session=session, reason=reason, cost=cost, growth=growth
         )
+        request.full_clean(exclude=["character", "person", "session"])
+        request.save()
+        if profile.growth_self_service:
+            return _confirm(request, by=by, game=game, limit=limit)
+        _announce(request, "growth_requested", by)
+    return request
+
+
+def _confirm(request: GrowthRequest, *, by, game: str, limit) -> GrowthRequest:
+    """Spend and rewrite the sheet; the caller holds the account lock, in a transaction."""
+    character = Character.objects.select_for_update().get(pk=request.character_id)
+    growth = dict(request.growth)
+    if growth.get("item"):
+        bought = ExperienceEntry.objects.filter(
+            character=character, kind=ExperienceEntry.Kind.SPEND, growth__item=growth["item"]
+        ).count()
+        _refuse_over_limit(character, growth, limit, taken=bought)
+    balance = balance_of(game=game, user_id=request.person_id)
+    if request.cost > balance:
+        raise ValidationError(
+            _("This costs %(cost)d points; %(name)s has %(balance)d.")
+            % {"cost": request.cost, "name": request.person.get_username(), "balance": balance}
+        )
+    if growth.get("value_name"):
+        name = growth["value_name"]
+        before = int(character.judgement_values.get(name, 0))
+        after = before + int(growth["delta"])
+        low, high = JUDGEMENT_VALUE_RANGE
+        if not low <= after <= high:
+            raise ValidationError(
+                _("%(name)s must be between %(low)d and %(high)d.")
+                % {"name": name, "low": low, "high": high}
+            )
+        growth.update({"before": before, "after": after})
+        values = dict(character.judgement_values)
+        values[name] = after
+        character.judgement_values = values
+        character.save(update_fields=["judgement_values"])
+    request.entry = _append_entry(
+        table_id=character.table_id,
+        person=request.person,
+        game=game,
+        amount=-request.cost,
+        session=request.session,
+        kind=ExperienceEntry.Kind.SPEND,
+        reason=request.reason,
+        character=character,
+        growth=growth,
+        created_by=by,
+    )
+    request.growth = growth
+    request.status = GrowthRequest.Status.CONFIRMED
+    request.decided_by = by
+    request.decided_at = timezone.now()
+    request.save(update_fields=["entry", "growth", "status", "decided_by", "decided_at"])
+    request.character = character
+    _announce(request, "growth_confirmed", by)
+    return request
+
+
+def _locked_pending(request: GrowthRequest) -> GrowthRequest:
+    request = (
+        GrowthRequest.objects.select_for_update(of=("self",))
+        .select_related("character__table", "person")
+        .get(pk=request.pk)
+    )
+    if request.status != GrowthRequest.Status.PENDING:
+        raise ValidationError(_("This growth was already decided."))
+    return request
+
+
+def growth_confirm(*, request: GrowthRequest, by) -> GrowthRequest:
+    """Confirm a player's growth as the GM of the character's table: the points are spent
+    and the sheet is rewritten now, if the player still has them."""
+    table = request.character.table
+    _require_table_gm(table, by)
+    profile = table_profile(table=table)
+    game = profile_game(profile)
+    item = growth_item(profile, request.growth.get("item", "")) if request.growth else None
+    with transaction.atomic():
+        _lock_account(request.person, game)
+        request = _locked_pending(request)
+        return _confirm(request, by=by, game=game, limit=(item or {}).get("limit"))
+
+
+def growth_decline(*, request: GrowthRequest, by) -> GrowthRequest:
+    """Decline a player's growth as the GM of the character's table: nothing is spent."""
+    _require_table_gm(request.character.table, by)
+    with transaction.atomic():
+        request = _locked_pending(request)
+        request.status = GrowthRequest.Status.DECLINED
+        request.decided_by = by
+        request.decided_at = timezone.now()
+        request.save(update_fields=["status", "decided_by", "decided_at"])
+        _announce(request, "growth_declined", by)
+    return request
 
 
 def session_cleanup_save(*, session: GameSession, by, done: dict[str, bool]) -> None:

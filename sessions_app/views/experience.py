@@ -13,10 +13,15 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from sessions_app.selectors import experience as experience_selectors
 from sessions_app.selectors.experience import (
+    award_recipients,
     balance_of,
     experience_balances,
+    growth_requests_of,
+    growth_requests_to_decide,
     ledger_for,
+    pending_cost,
     sheet_sessions,
+    table_game,
 )
 from sessions_app.selectors.tables import table_characters, table_members, table_profile
 from sessions_app.services import experience as experience_services
@@ -28,16 +33,17 @@ from sessions_app.services.access import (
 )
 from sessions_app.services.experience import (
     CLEANUP_ITEMS,
-    award_recipients,
     experience_award_session,
-    growth_spend,
+    growth_confirm,
+    growth_decline,
+    growth_request,
     session_cleanup_save,
     session_close,
 )
 
 from ..charts import line_chart_svg
 from ..forms import AwardForm, CleanupForm, CorrectionForm, GrowthForm
-from ..models import Character, ExperienceEntry, Membership, Phase, Table
+from ..models import Character, ExperienceEntry, GrowthRequest, Membership, Phase, Table
 from .common import apply_errors
 
 
@@ -163,14 +169,16 @@ def _growth_form(request, table, data=None):
 @login_required
 @require_http_methods(["GET", "POST"])
 def experience_ledger(request, table_id: int):
-    """My experience at this table: balance, every entry, and the growth form."""
+    """My experience in this table's game: balance, every entry at any table, the growth
+    form, my growth waiting for the GM, and for the GM the growth to confirm."""
     table, membership = member_table_or_404(user=request.user, table_id=table_id)
     form = _growth_form(request, table, request.POST if request.method == "POST" else None)
     profile = table_profile(table=table)
+    game = table_game(table=table)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            entry = growth_spend(
+            asked = growth_request(
                 character=data["character"],
                 by=request.user,
                 item_label=data.get("item") or "",
@@ -181,27 +189,67 @@ def experience_ledger(request, table_id: int):
         except ValidationError as error:
             apply_errors(form, error)
         else:
+            text = (
+                _("%(name)s: %(growth)s (−%(cost)d points).")
+                if asked.status == GrowthRequest.Status.CONFIRMED
+                else _("%(name)s: %(growth)s (%(cost)d points) waits for the GM to confirm.")
+            )
             messages.success(
                 request,
-                _("%(name)s: %(growth)s (−%(cost)d points).")
-                % {"name": entry.character.name, "growth": entry.reason, "cost": -entry.amount},
+                text % {"name": asked.character.name, "growth": asked.reason, "cost": asked.cost},
             )
             return redirect("experience_ledger", table_id=table.pk)
+    viewer_is_gm = is_gm(membership)
     return render(
         request,
         "sessions_app/experience_ledger.html",
         {
             "table": table,
-            "viewer_is_gm": is_gm(membership),
-            "entries": ledger_for(table=table, user=request.user),
-            "balance": balance_of(table=table, user=request.user),
+            "viewer_is_gm": viewer_is_gm,
+            "entries": ledger_for(user=request.user, game=game),
+            "balance": balance_of(game=game, user=request.user),
+            "waiting": pending_cost(game=game, user=request.user),
             "profile": profile,
             "growth_form": form,
-            "members": table_members(table=table) if is_gm(membership) else [],
+            "my_requests": growth_requests_of(table=table, user=request.user),
+            "to_decide": growth_requests_to_decide(table=table) if viewer_is_gm else [],
+            "members": table_members(table=table) if viewer_is_gm else [],
             "balance_chart": _balance_chart(table),
         },
         status=400 if form.errors else 200,
     )
+
+
+@login_required
+@require_POST
+def growth_decide(request, table_id: int, request_id: int):
+    """Confirm or decline a player's growth (the table's GM)."""
+    table, membership = member_table_or_404(user=request.user, table_id=table_id)
+    if not is_gm(membership):
+        raise PermissionDenied
+    asked = get_object_or_404(
+        GrowthRequest.objects.select_related("character__table", "person"),
+        pk=request_id,
+        character__table=table,
+    )
+    try:
+        if request.POST.get("action") == "confirm":
+            growth_confirm(request=asked, by=request.user)
+            messages.success(
+                request,
+                _("%(name)s: %(growth)s is confirmed.")
+                % {"name": asked.character.name, "growth": asked.reason},
+            )
+        else:
+            growth_decline(request=asked, by=request.user)
+            messages.success(
+                request,
+                _("%(name)s: %(growth)s is declined.")
+                % {"name": asked.character.name, "growth": asked.reason},
+            )
+    except ValidationError as error:
+        _refused(request, error)
+    return redirect("experience_ledger", table_id=table.pk)
 
 
 def _record_person(request, table: Table, membership: Membership, user_id: int):
@@ -237,7 +285,9 @@ def _render_record(request, table, membership, person, *, correction_form=None, 
             "table": table,
             "person": person,
             "viewer_is_gm": viewer_is_gm,
-            "record": experience_selectors.record_sheet(table=table, user=person),
+            "record": experience_selectors.record_sheet(
+                user=person, game=table_game(table=table), viewer=request.user
+            ),
             "correction_form": (correction_form or _correction_form(table, person))
             if viewer_is_gm
             else None,

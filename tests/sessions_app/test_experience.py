@@ -12,19 +12,21 @@ from sessions_app.models import (
     TimelineEvent,
 )
 from sessions_app.selectors.experience import (
+    award_recipients,
     balance_of,
     character_growth,
     ledger_for,
     session_sheet,
     sheet_sessions,
+    table_game,
 )
 from sessions_app.services.chat import chat_post
 from sessions_app.services.experience import (
     AwardLine,
-    award_recipients,
     experience_award_session,
     experience_correct,
-    growth_spend,
+    growth_confirm,
+    growth_request,
     session_close,
     session_sheet_sign,
 )
@@ -44,9 +46,11 @@ CATALOGUE = [
 
 
 @pytest.fixture
-def afterplay(session):
+def afterplay(session, table, player):
     GameSession.objects.filter(pk=session.pk).update(phase=Phase.AFTER_PLAY)
     session.refresh_from_db()
+    # Experience goes to those who played: the player's PC took part.
+    session.characters.add(CharacterFactory(table=table, owner=player, name="Played"))
     return session
 
 
@@ -78,6 +82,18 @@ def award(session, by, lines):
     )
 
 
+def balance(table, person):
+    """The person's balance in the game the table plays."""
+    return balance_of(game=table_game(table=table), user=person)
+
+
+def spend(**kwargs):
+    """Ask for growth and have the GM of the character's table confirm it."""
+    asked = growth_request(**kwargs)
+    confirmed = growth_confirm(request=asked, by=asked.character.table.gm)
+    return confirmed.entry
+
+
 def give(table, gm, person, amount):
     """Put points on a ledger without a session (a correction by the GM)."""
     return experience_correct(
@@ -88,9 +104,11 @@ def give(table, gm, person, amount):
 def test_experience_award_session_writes_lines_for_players_and_gm(afterplay, gm, player):
     award(afterplay, gm, {player: [(1, "Attended"), (2, "Goal")], gm: [(1, "Ran the game")]})
 
-    assert balance_of(table=afterplay.table, user=player) == 3
-    assert balance_of(table=afterplay.table, user=gm) == 1
-    assert [e.balance_after for e in ledger_for(table=afterplay.table, user=player)] == [
+    assert balance(afterplay.table, player) == 3
+    assert balance(afterplay.table, gm) == 1
+    assert [
+        e.balance_after for e in ledger_for(user=player, game=table_game(table=afterplay.table))
+    ] == [
         1,
         3,
     ]
@@ -139,7 +157,7 @@ def test_experience_award_session_line_without_reason_refused(afterplay, gm, pla
 def test_growth_spend_catalogue_item_raises_judgement_value(table, gm, player, profile, pc):
     give(table, gm, player, 12)
 
-    entry = growth_spend(character=pc, by=player, item_label="+1 Strength")
+    entry = spend(character=pc, by=player, item_label="+1 Strength")
 
     pc.refresh_from_db()
     assert pc.judgement_values["Strength"] == 4
@@ -156,7 +174,7 @@ def test_growth_spend_catalogue_item_raises_judgement_value(table, gm, player, p
 
 def test_growth_spend_shows_in_character_history(table, gm, player, profile, pc):
     give(table, gm, player, 10)
-    growth_spend(character=pc, by=player, item_label="+1 Strength")
+    spend(character=pc, by=player, item_label="+1 Strength")
 
     assert [entry.reason for entry in character_growth(character=pc)] == ["+1 Strength"]
 
@@ -168,18 +186,18 @@ def test_growth_spend_on_another_players_pc_refused(table, gm, player, profile):
     give(table, gm, player, 10)
 
     with pytest.raises(PermissionDenied):
-        growth_spend(character=ren_pc, by=player, item_label="New skill")
-    assert balance_of(table=table, user=player) == 10
+        spend(character=ren_pc, by=player, item_label="New skill")
+    assert balance(table, player) == 10
 
 
 def test_growth_spend_more_than_balance_refused(table, gm, player, profile, pc):
     give(table, gm, player, 9)
 
     with pytest.raises(ValidationError):
-        growth_spend(character=pc, by=player, item_label="+1 Strength")
+        spend(character=pc, by=player, item_label="+1 Strength")
     pc.refresh_from_db()
     assert pc.judgement_values["Strength"] == 3
-    assert balance_of(table=table, user=player) == 9
+    assert balance(table, player) == 9
 
 
 def test_growth_spend_growth_off_refused_with_reason(table, gm, player, profile, pc):
@@ -188,23 +206,23 @@ def test_growth_spend_growth_off_refused_with_reason(table, gm, player, profile,
     give(table, gm, player, 10)
 
     with pytest.raises(ValidationError, match="not recommended"):
-        growth_spend(character=pc, by=player, item_label="New skill")
+        spend(character=pc, by=player, item_label="New skill")
 
 
 def test_growth_spend_limit_respected(table, gm, player, profile, pc):
     give(table, gm, player, 30)
-    growth_spend(character=pc, by=player, item_label="+1 Strength")
-    growth_spend(character=pc, by=player, item_label="+1 Strength")
+    spend(character=pc, by=player, item_label="+1 Strength")
+    spend(character=pc, by=player, item_label="+1 Strength")
 
     with pytest.raises(ValidationError):
-        growth_spend(character=pc, by=player, item_label="+1 Strength")
-    assert balance_of(table=table, user=player) == 10
+        spend(character=pc, by=player, item_label="+1 Strength")
+    assert balance(table, player) == 10
 
 
 def test_growth_spend_free_form(table, gm, player, profile, pc):
     give(table, gm, player, 5)
 
-    entry = growth_spend(character=pc, by=player, description="A new contact", cost=3)
+    entry = spend(character=pc, by=player, description="A new contact", cost=3)
 
     assert (entry.reason, entry.amount, entry.balance_after) == ("A new contact", -3, 2)
 
@@ -215,7 +233,7 @@ def test_growth_spend_free_form_not_allowed_refused(table, gm, player, profile, 
     give(table, gm, player, 5)
 
     with pytest.raises(ValidationError):
-        growth_spend(character=pc, by=player, description="A new contact", cost=3)
+        spend(character=pc, by=player, description="A new contact", cost=3)
 
 
 def test_growth_spend_on_session_sheet_before_afterplay_refused(
@@ -224,7 +242,7 @@ def test_growth_spend_on_session_sheet_before_afterplay_refused(
     give(table, gm, player, 5)
 
     with pytest.raises(ValidationError):
-        growth_spend(character=pc, by=player, item_label="New skill", session=session)
+        spend(character=pc, by=player, item_label="New skill", session=session)
 
 
 def test_experience_correct_negative_fixes_an_award(afterplay, gm, player):
@@ -245,7 +263,7 @@ def test_experience_correct_below_zero_refused(table, gm, player, player_members
 
     with pytest.raises(ValidationError):
         experience_correct(table=table, by=gm, person=player, amount=-3, reason="Oops")
-    assert balance_of(table=table, user=player) == 2
+    assert balance(table, player) == 2
 
 
 def test_experience_correct_by_player_refused(table, player):
@@ -279,6 +297,7 @@ def test_experience_entry_negative_balance_refused_by_database(table, gm, player
             amount=-1,
             reason="Below zero",
             balance_after=-1,
+            game="SRS standard",
             created_by=gm,
         )
 
@@ -319,7 +338,7 @@ def test_closed_session_still_takes_growth_spending(afterplay, table, gm, player
     award(afterplay, gm, {player: [(5, "Goal")]})
     session_close(session=afterplay, by=gm)
 
-    entry = growth_spend(character=pc, by=player, item_label="New skill", session=afterplay)
+    entry = spend(character=pc, by=player, item_label="New skill", session=afterplay)
 
     assert entry.session == afterplay
 
@@ -364,7 +383,7 @@ def _spend_in_thread(character_id, user_id, results, *, spent=None, commit=None)
         user = get_user_model().objects.get(pk=user_id)
         with transaction.atomic():
             # An item that leaves the sheet alone: only the ledger lock stands in the way.
-            growth_spend(character=character, by=user, item_label="New skill")
+            spend(character=character, by=user, item_label="New skill")
             if spent is not None:
                 spent.set()
                 commit.wait(timeout=10)
@@ -412,13 +431,14 @@ def test_growth_spend_two_at_once_cannot_share_points():
     second.join(timeout=30)
 
     assert sorted(results) == ["refused", "spent"]
-    assert balance_of(table=table, user=player) == 2
+    assert balance(table, player) == 2
     assert ExperienceEntry.objects.filter(kind=ExperienceEntry.Kind.SPEND).count() == 1
 
 
 def test_award_recipients_players_in_order_then_gm(afterplay, table, gm, player):
     other = UserFactory(username="ren")
     MembershipFactory(table=table, user=other)
+    afterplay.characters.add(CharacterFactory(table=table, owner=other, name="Ren"))
     GameSession.objects.filter(pk=afterplay.pk).update(player_order=[other.pk, player.pk])
     afterplay.refresh_from_db()
 

@@ -2,9 +2,21 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from sessions_app.models import ExperienceEntry, GameSession, Phase, RulesProfile, SessionSignoff
-from sessions_app.selectors.experience import balance_of, ledger_for
-from sessions_app.services.experience import AwardLine, experience_award_session, growth_spend
+from sessions_app.models import (
+    ExperienceEntry,
+    GameSession,
+    GrowthRequest,
+    Phase,
+    RulesProfile,
+    SessionSignoff,
+)
+from sessions_app.selectors.experience import balance_of, ledger_for, table_game
+from sessions_app.services.experience import (
+    AwardLine,
+    experience_award_session,
+    growth_confirm,
+    growth_request,
+)
 from tests.factories import CharacterFactory, MembershipFactory, UserFactory, standard_profile
 
 
@@ -22,10 +34,15 @@ def player_client(player):
 
 
 @pytest.fixture
-def afterplay(session):
+def afterplay(session, table, player):
     GameSession.objects.filter(pk=session.pk).update(phase=Phase.AFTER_PLAY)
     session.refresh_from_db()
+    session.characters.add(CharacterFactory(table=table, owner=player, name="Played"))
     return session
+
+
+def balance(table, person):
+    return balance_of(game=table_game(table=table), user=person)
 
 
 @pytest.fixture
@@ -51,6 +68,20 @@ def catalogue(table):
     table.rules_profile = profile
     table.save()
     return profile
+
+
+def test_afterplay_award_form_lists_only_the_session_s_players_and_gm_ticked(
+    gm_client, afterplay, table, player, gm
+):
+    bystander = UserFactory(username="ren")
+    MembershipFactory(table=table, user=bystander)
+
+    page = gm_client.get(reverse("afterplay", args=[afterplay.pk])).content.decode()
+
+    assert 'data-person="player"' in page
+    assert 'data-person="gm"' in page
+    assert 'data-person="ren"' not in page
+    assert f'name="p{player.pk}_line0" id="award_p{player.pk}_line0" checked' in page
 
 
 def test_afterplay_gm_sees_award_form_with_standard_lines(gm_client, afterplay):
@@ -85,9 +116,12 @@ def test_afterplay_post_writes_ticked_lines_and_free_lines(gm_client, afterplay,
     response = gm_client.post(reverse("afterplay", args=[afterplay.pk]), data)
 
     assert response.status_code == 302
-    reasons = [(e.reason, e.amount) for e in ledger_for(table=afterplay.table, user=player)]
+    reasons = [
+        (e.reason, e.amount)
+        for e in ledger_for(user=player, game=table_game(table=afterplay.table))
+    ]
     assert reasons == [("Attended the session", 1), ("Good roleplay", 3), ("Found the book", 2)]
-    assert balance_of(table=afterplay.table, user=gm) == 1
+    assert balance(afterplay.table, gm) == 1
 
 
 def test_afterplay_post_free_points_without_reason_shows_error(gm_client, afterplay, gm, player):
@@ -187,7 +221,9 @@ def test_experience_ledger_outsider_404(client, outsider, table):
     assert client.get(reverse("experience_ledger", args=[table.pk])).status_code == 404
 
 
-def test_experience_ledger_post_spends_on_own_pc(player_client, awarded, player, catalogue):
+def test_experience_ledger_post_asks_the_gm_for_growth_on_own_pc(
+    player_client, awarded, player, catalogue
+):
     pc = CharacterFactory(table=awarded.table, owner=player, judgement_values={"Strength": 3})
 
     response = player_client.post(
@@ -197,8 +233,57 @@ def test_experience_ledger_post_spends_on_own_pc(player_client, awarded, player,
 
     pc.refresh_from_db()
     assert response.status_code == 302
-    assert pc.judgement_values["Strength"] == 4
-    assert balance_of(table=awarded.table, user=player) == 2
+    assert pc.judgement_values["Strength"] == 3
+    assert balance(awarded.table, player) == 12
+    page = player_client.get(reverse("experience_ledger", args=[awarded.table_id])).content
+    assert b'id="my-growth-requests"' in page
+    assert b"Waiting for the GM" in page
+
+
+def _asked(awarded, player):
+    pc = CharacterFactory(table=awarded.table, owner=player, judgement_values={"Strength": 3})
+    return growth_request(character=pc, by=player, item_label="+1 Strength", session=awarded)
+
+
+def test_growth_decide_confirm_by_gm_rewrites_the_sheet(gm_client, awarded, player, catalogue):
+    asked = _asked(awarded, player)
+    page = gm_client.get(reverse("experience_ledger", args=[awarded.table_id])).content
+    assert b'id="growth-to-confirm"' in page
+
+    response = gm_client.post(
+        reverse("growth_decide", args=[awarded.table_id, asked.pk]), {"action": "confirm"}
+    )
+
+    asked.character.refresh_from_db()
+    assert response.status_code == 302
+    assert asked.character.judgement_values["Strength"] == 4
+    assert balance(awarded.table, player) == 2
+
+
+def test_growth_decide_decline_spends_nothing(gm_client, awarded, player, catalogue):
+    asked = _asked(awarded, player)
+
+    gm_client.post(
+        reverse("growth_decide", args=[awarded.table_id, asked.pk]), {"action": "decline"}
+    )
+
+    asked.refresh_from_db()
+    asked.character.refresh_from_db()
+    assert asked.status == GrowthRequest.Status.DECLINED
+    assert asked.character.judgement_values["Strength"] == 3
+    assert balance(awarded.table, player) == 12
+
+
+def test_growth_decide_by_player_forbidden(player_client, awarded, player, catalogue):
+    asked = _asked(awarded, player)
+
+    response = player_client.post(
+        reverse("growth_decide", args=[awarded.table_id, asked.pk]), {"action": "confirm"}
+    )
+
+    asked.refresh_from_db()
+    assert response.status_code == 403
+    assert asked.status == GrowthRequest.Status.PENDING
 
 
 def test_experience_ledger_post_another_players_pc_rejected(
@@ -261,7 +346,7 @@ def test_experience_correct_post_appends_correction(gm_client, awarded, player):
     )
 
     assert response.status_code == 302
-    assert balance_of(table=awarded.table, user=player) == 10
+    assert balance(awarded.table, player) == 10
 
 
 def test_experience_correct_post_below_zero_shows_error(gm_client, awarded, player):
@@ -271,7 +356,7 @@ def test_experience_correct_post_below_zero_shows_error(gm_client, awarded, play
     )
 
     assert response.status_code == 400
-    assert balance_of(table=awarded.table, user=player) == 12
+    assert balance(awarded.table, player) == 12
 
 
 def test_experience_correct_post_by_player_forbidden(player_client, awarded, player):
@@ -285,7 +370,8 @@ def test_experience_correct_post_by_player_forbidden(player_client, awarded, pla
 
 def test_character_sheet_shows_growth_history(player_client, awarded, player, catalogue):
     pc = CharacterFactory(table=awarded.table, owner=player, judgement_values={"Strength": 3})
-    growth_spend(character=pc, by=player, item_label="+1 Strength")
+    asked = growth_request(character=pc, by=player, item_label="+1 Strength")
+    growth_confirm(request=asked, by=awarded.table.gm)
 
     response = player_client.get(reverse("character_edit", args=[pc.pk]))
 
