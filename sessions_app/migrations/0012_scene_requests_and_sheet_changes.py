@@ -8,7 +8,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("sessions_app", "0010_timeline_session_index_in_unique"),
+        ("sessions_app", "0011_experience_per_person"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
