@@ -372,8 +372,9 @@ def test_session_sheet_lists_players_then_gm(afterplay, gm, player):
     ]
 
 
-def _spend_in_thread(character_id, user_id, results, *, spent=None, commit=None):
-    """Spend in a thread of its own; the first holds its transaction open until told."""
+def _spend_in_thread(character_id, user_id, results, *, spent=None, commit=None, spending=None):
+    """Spend (with `spending`, by default asking and confirming) in a thread of its own; the
+    first holds its transaction open until told."""
     from django.contrib.auth import get_user_model
 
     from sessions_app.models import Character
@@ -383,7 +384,7 @@ def _spend_in_thread(character_id, user_id, results, *, spent=None, commit=None)
         user = get_user_model().objects.get(pk=user_id)
         with transaction.atomic():
             # An item that leaves the sheet alone: only the ledger lock stands in the way.
-            spend(character=character, by=user, item_label="New skill")
+            (spending or spend)(character=character, by=user, item_label="New skill")
             if spent is not None:
                 spent.set()
                 commit.wait(timeout=10)

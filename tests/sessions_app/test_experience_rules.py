@@ -5,7 +5,6 @@ import threading
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import connection, transaction
 
 from sessions_app.models import (
     ExperienceEntry,
@@ -38,6 +37,7 @@ from tests.factories import (
     UserFactory,
     standard_profile,
 )
+from tests.sessions_app.test_experience import _spend_in_thread
 
 CATALOGUE = [
     {"label": "+1 Strength", "cost": 10, "value_name": "Strength", "delta": 1, "limit": 2},
@@ -304,27 +304,6 @@ def test_record_sheet_hides_other_tables_details_from_their_outsiders(two_tables
     assert [e.elsewhere for e in as_player["entries"]] == [False]
 
 
-def _spend_in_thread(character_id, user_id, results, *, spent=None, commit=None):
-    """Spend in a thread of its own; the first holds its transaction open until told."""
-    from django.contrib.auth import get_user_model
-
-    from sessions_app.models import Character
-
-    try:
-        character = Character.objects.select_related("table").get(pk=character_id)
-        user = get_user_model().objects.get(pk=user_id)
-        with transaction.atomic():
-            growth_request(character=character, by=user, item_label="New skill")
-            if spent is not None:
-                spent.set()
-                commit.wait(timeout=10)
-        results.append("spent")
-    except ValidationError:
-        results.append("refused")
-    finally:
-        connection.close()
-
-
 @pytest.mark.django_db(transaction=True)
 def test_two_spendings_at_two_tables_at_once_cannot_share_points():
     player = UserFactory(username="player")
@@ -340,9 +319,14 @@ def test_two_spendings_at_two_tables_at_once_cannot_share_points():
     first = threading.Thread(
         target=_spend_in_thread,
         args=(aki.pk, player.pk, results),
-        kwargs={"spent": spent, "commit": commit},
+        # Asked with self-service growth: the request itself spends.
+        kwargs={"spent": spent, "commit": commit, "spending": growth_request},
     )
-    second = threading.Thread(target=_spend_in_thread, args=(ren.pk, player.pk, results))
+    second = threading.Thread(
+        target=_spend_in_thread,
+        args=(ren.pk, player.pk, results),
+        kwargs={"spending": growth_request},
+    )
 
     first.start()
     assert spent.wait(timeout=10)
