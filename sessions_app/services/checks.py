@@ -420,19 +420,25 @@ def _entry_scene_lock(request_id: int) -> None:
     ).first()
 
 
-def _check_roll_locked(
-    request_id, by, declared, dice, source=Roll.Source.REQUEST, session_id=None
-) -> Roll:
+def _request_for_its_player(request_id, by, session_id, refusal: str) -> CheckRequest:
+    """The check, locked, once `by` is a member who may act for its character; `refusal`
+    (naming %(character)s) says why not otherwise."""
     request = _locked_request(request_id, by, session_id)
     if request is None:
         raise ValidationError(_("That check does not exist."))
     if not request.roller_is_member:
         raise PermissionDenied(_(NOT_A_ROLLER))
     if not can_roll(by, request.character):
-        raise PermissionDenied(
-            _("Only %(character)s's player can roll this check.")
-            % {"character": request.character.name}
-        )
+        raise PermissionDenied(refusal % {"character": request.character.name})
+    return request
+
+
+def _check_roll_locked(
+    request_id, by, declared, dice, source=Roll.Source.REQUEST, session_id=None
+) -> Roll:
+    request = _request_for_its_player(
+        request_id, by, session_id, _("Only %(character)s's player can roll this check.")
+    )
     if request.status == CheckRequest.Status.ROLLED:
         return request.roll
     if request.status != CheckRequest.Status.PENDING:
@@ -808,16 +814,9 @@ def contest_answer(
     """
     declared = clean_declared_modifiers(declared_modifiers)
     with transaction.atomic():
-        request = _locked_request(request_id, by, session_id)
-        if request is None:
-            raise ValidationError(_("That check does not exist."))
-        if not request.roller_is_member:
-            raise PermissionDenied(_(NOT_A_ROLLER))
-        if not can_roll(by, request.character):
-            raise PermissionDenied(
-                _("Only %(character)s's player can answer this check.")
-                % {"character": request.character.name}
-            )
+        request = _request_for_its_player(
+            request_id, by, session_id, _("Only %(character)s's player can answer this check.")
+        )
         if not answers_without_dice(request):
             raise ValidationError(_("This check is rolled, not answered."))
         if request.status != CheckRequest.Status.PENDING:
