@@ -90,7 +90,7 @@ from tests.live_server import DaphneServer  # noqa: E402
 
 CSRF = "b" * 32
 # More pending checks than the fastest server rolls in a round.
-CHECKS_PER_ROUND_SECOND = 800
+CHECKS_PER_ROUND_SECOND = 400
 
 
 def _percentile(values: list[float], fraction: float) -> float:
