@@ -76,4 +76,14 @@ def page_context(request, session) -> dict[str, Any]:
     }
 
 
-BOARDS = Boards(on_show=session_matches, render=render_board, page_context=page_context)
+def board_audience(match: Match, user):
+    """What a viewer sees of a board depends only on their seat (None: a spectator)."""
+    return ("stopped",) if match_stopped(match) else ("seat", match.seat_of(user))
+
+
+BOARDS = Boards(
+    on_show=session_matches,
+    render=render_board,
+    page_context=page_context,
+    audience=board_audience,
+)

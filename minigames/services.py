@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from sessions_app.models import Character, GameSession, Membership, Phase
 from sessions_app.services.access import is_gm, require_gm, require_member
 from sessions_app.services.stage import stage_require
-from sessions_app.services.timeline import broadcast, timeline_append
+from sessions_app.services.timeline import announce_on_commit, timeline_append
 
 from .game import IllegalAction
 from .messages import translate
@@ -282,9 +282,7 @@ def _save_state(match: Match, state, engine) -> None:
     if match.session_id:
         if match.status == Match.Status.FINISHED and not was_finished:
             _announce_result(match)
-        message = {"type": "board.updated", "board_id": match.pk, "version": match.version}
-        session_id = match.session_id
-        transaction.on_commit(lambda: broadcast(f"session.{session_id}", message))
+        announce_on_commit("board", session_id=match.session_id, board_id=match.pk)
 
 
 def _announce_result(match: Match) -> None:
@@ -384,8 +382,7 @@ def matches_stop(*, session: GameSession, by) -> list[Match]:
         match.version += 1
         match.save(update_fields=["status", "result", "finished_at", "version"])
         _announce_result(match)
-        message = {"type": "board.updated", "board_id": match.pk, "version": match.version}
-        transaction.on_commit(lambda m=message: broadcast(f"session.{session.pk}", m))
+        announce_on_commit("board", session_id=session.pk, board_id=match.pk)
         stopped.append(match)
     return stopped
 

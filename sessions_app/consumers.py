@@ -1,11 +1,16 @@
-"""The session room's websocket: presence, live timeline, and catch-up after a reconnect.
+"""The session room's websocket: presence, live timeline, panels, and catch-up after a reconnect.
 
-Group messages carry ids only. Each connection renders every event for its own user, so an
-event a user may not see is filtered here and its content never reaches that socket.
+Live updates arrive rendered: each event and each changed panel is rendered once per
+audience (see presenters/live.py) and sent to that audience's groups, which this consumer
+joined for its user's role, its user and its page's language and time zone. It only
+forwards them, in sequence order and exactly once. It reads the database itself only to
+catch up: on connect, when a message arrives after a gap, and when the room goes quiet with
+the session further on than this socket (a group message the channel layer dropped).
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 
@@ -13,33 +18,28 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
-from django.utils import timezone, translation
 from django.utils.translation import get_supported_language_variant
 
-from sessions_app.kinds.registry import Panel, panels_changed
-from sessions_app.selectors.checks import pending_checks_for
-from sessions_app.selectors.timeline import events_after, present_users, session_last_seq
+from sessions_app.kinds.registry import Panel
+from sessions_app.presenters import live
+from sessions_app.presenters.room import ROOM_TEMPLATE
+from sessions_app.selectors.timeline import events_after, session_last_seq
 from sessions_app.services.access import is_gm, member_session
 from sessions_app.services.tables import member_group
 from sessions_app.services.timeline import presence_enter, presence_leave, presence_seen
 
-from . import rooms
-from .presenters.stage import stage_context
+from . import live_delivery, rooms
 from .time_zones import TIME_ZONE_COOKIE, zone_from_cookie
 
 CLOSE_NOT_A_MEMBER = 4403
+CLOSE_SIGNED_OUT = 4401
+# The role changed (a player made GM): the page reloads to get the other room.
+CLOSE_ROLE_CHANGED = 4409
 
-ROOM_TEMPLATE = "sessions_app/session_room.html"
-# A client catching up after a long absence gets the missed events in frames of this many:
-# the server refuses to send a frame over 1 MiB, and closing the socket instead left that
-# client reconnecting, and failing, for good.
-EVENTS_PER_FRAME = 100
-CHECKS_PER_FRAME = 50  # the same for the open checks a client is sent on connect
-
-
-def _in_frames(items: list, size: int) -> list[list]:
-    """`items` in consecutive parts of at most `size`, one websocket frame each."""
-    return [items[start : start + size] for start in range(0, len(items), size)]
+# After this long without a live message, the socket compares its place with the session's:
+# a group message the channel layer dropped is noticed without waiting for another event.
+QUIET_SECONDS = 3.0
+ALL_PANELS = (Panel.STAGE, Panel.HANDOUTS, Panel.CAST)
 
 
 class SessionConsumer(AsyncWebsocketConsumer):
@@ -48,13 +48,18 @@ class SessionConsumer(AsyncWebsocketConsumer):
     async def connect(self):
         self.session_id = int(self.scope["url_route"]["kwargs"]["session_id"])
         self.user = self.scope.get("user")
-        self.group_name = f"session.{self.session_id}"
-        # Nothing is sent before the client says what it already has (the "sync" message).
+        # Nothing is forwarded before the client says what it already has ("sync").
         self.cursor: int | None = None
-        # Keys of the open-check items this socket's page shows ("id-mode-status").
         self.check_keys: list[str] = []
-        self.language = _language_from_scope(self.scope)
-        self.time_zone = zone_from_cookie((self.scope.get("cookies") or {}).get(TIME_ZONE_COOKIE))
+        self.board_ids: list[int] | None = None
+        self.panel_version = 0
+        # A match's own page follows its board only, not the room.
+        self.only_board: int | None = None
+        self.groups_joined: list[str] = []
+        self.quiet_check: asyncio.Task | None = None
+        self.catching_up = asyncio.Lock()
+        zone = zone_from_cookie((self.scope.get("cookies") or {}).get(TIME_ZONE_COOKIE))
+        self.variant = live.Variant(_language_from_scope(self.scope), zone.key if zone else "")
         access = await self._access()
         # Accept, then close with an application code: a browser sees 4403, not a bare 403.
         await self.accept()
@@ -62,28 +67,50 @@ class SessionConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_NOT_A_MEMBER)
             return
         self.is_gm = access
-        await self.channel_layer.group_add(self.group_name, self.channel_name)
-        # A member removed from the table (or leaving it) is cut off at once, not only at
-        # their next message.
-        self.member_group = member_group(table_id=self.table_id, user_id=self.user.pk)
-        await self.channel_layer.group_add(self.member_group, self.channel_name)
+        self.groups_joined = [
+            *live.socket_groups(
+                session_id=self.session_id,
+                user_id=self.user.pk,
+                viewer_is_gm=self.is_gm,
+                variant=self.variant,
+            ),
+            # A member removed from the table (or leaving it) is cut off at once.
+            member_group(table_id=self.table_id, user_id=self.user.pk),
+            live.user_sockets_group(self.user.pk),
+        ]
+        await self._join_groups()
+        # Joined first, then counted present: an event committed from now on is rendered
+        # for this socket's audience, and one before it is read by the sync.
         await database_sync_to_async(presence_enter)(
-            session_id=self.session_id, user=self.user, channel_name=self.channel_name
+            session_id=self.session_id,
+            user=self.user,
+            channel_name=self.channel_name,
+            language=self.variant.language,
+            time_zone=self.variant.time_zone,
         )
+        live_delivery.presence_soon(self.session_id)
+
+    async def _join_groups(self):
+        for group in self.groups_joined:
+            await self.channel_layer.group_add(group, self.channel_name)
 
     async def disconnect(self, code):
-        if getattr(self, "group_name", None):
-            await self.channel_layer.group_discard(self.group_name, self.channel_name)
-            if getattr(self, "member_group", None):
-                await self.channel_layer.group_discard(self.member_group, self.channel_name)
+        if self.quiet_check is not None:
+            self.quiet_check.cancel()
+        for group in getattr(self, "groups_joined", []):
+            await self.channel_layer.group_discard(group, self.channel_name)
+        if getattr(self, "groups_joined", None):
             await database_sync_to_async(presence_leave)(channel_name=self.channel_name)
+            live_delivery.presence_soon(self.session_id)
 
     async def receive(self, text_data=None, bytes_data=None):
         access = await self._access()
         if access is None:
             await self.close(code=CLOSE_NOT_A_MEMBER)
             return
-        self.is_gm = access
+        if access != self.is_gm:
+            await self.close(code=CLOSE_ROLE_CHANGED)
+            return
         try:
             message = json.loads(text_data or "{}")
         except json.JSONDecodeError:
@@ -92,107 +119,211 @@ class SessionConsumer(AsyncWebsocketConsumer):
             return
         if message.get("type") == "ping":
             await database_sync_to_async(presence_seen)(channel_name=self.channel_name)
+            # A channel the layer expelled from its groups (a message left unread too long)
+            # would hear nothing more: joining again costs nothing if it is still there.
+            await self._join_groups()
+            await self._check_place()
             return
         if message.get("type") == "sync":
+            await self._sync_page(message)
+
+    async def _sync_page(self, message: dict):
+        if message.get("only_board") is not None:
             try:
-                last_seq = max(0, int(message.get("last_seq") or 0))
-            except (TypeError, ValueError):
-                last_seq = 0
+                self.only_board = int(message["only_board"])
+            except (TypeError, ValueError, OverflowError):
+                return
+            self.cursor = await self._session_last_seq()
+            return
+        try:
+            last_seq = max(0, int(message.get("last_seq") or 0))
+        except (TypeError, ValueError, OverflowError):
+            last_seq = 0
+        async with self.catching_up:
+            session_seq = await self._session_last_seq()
             # A client cannot hold more than exists (a stale tab of a reset database, say);
             # trusting a larger number would silence the socket for good.
-            last_seq = min(last_seq, await self._session_last_seq())
+            last_seq = min(last_seq, session_seq)
             self.cursor = last_seq
-            # The open checks first: the missed events then change only what arrived since,
-            # rather than sending every open check once more ahead of the whole list.
+            # The open checks first: the missed events then change only what arrived since.
             for frame in await self._render_check_list():
                 await self.send(text_data=frame)
-            await self._send_events_after(last_seq, None)
-            await self._send_presence()
+            await self._send_events_after(last_seq)
+            if last_seq < session_seq:
+                # The page missed changes: its panels may be as old as its last line.
+                await self.send(text_data=await self._render_panels())
+            await self.send(text_data=await self._render_presence())
             await self.send(text_data=await self._render_matches())
+        self._arm_quiet_check()
+
+    # --- What the audiences' groups bring --------------------------------------------
+
+    async def room_event(self, message):
+        if self.user.pk in message.get("skip", ()):
+            return
+        if self.cursor is None or self.only_board is not None:
+            return
+        seq = int(message["seq"])
+        async with self.catching_up:
+            if seq <= self.cursor:
+                return
+            if seq == self.cursor + 1:
+                self.cursor = seq
+                if message["html"]:
+                    await self.send(text_data=message["html"])
+            else:
+                # Something before this one has not arrived (another process's event still
+                # on its way, or a dropped message): read the whole gap, in order.
+                await self._send_events_after(self.cursor, seq)
+        self._arm_quiet_check()
+
+    async def room_panels(self, message):
+        if self.cursor is None or self.only_board is not None:
+            return
+        if message["version"] < self.panel_version:
+            return
+        self.panel_version = message["version"]
+        if message["html"]:
+            await self.send(text_data=message["html"])
+        if "checks" in message:
+            changes = self._check_changes(message["checks"])
+            if changes:
+                await self.send(text_data=changes)
+
+    async def room_presence(self, message):
+        if self.cursor is not None and self.only_board is None:
+            await self.send(text_data=message["html"])
+
+    async def room_board(self, message):
+        if self.cursor is None:
+            return
+        if self.only_board is not None:
+            if message["board_id"] == self.only_board and message["html"]:
+                await self.send(text_data=message["html"])
+            return
+        if message["shown"] != self.board_ids:
+            self.board_ids = list(message["shown"])
+            await self.send(text_data=message["list_html"])
+        elif message["html"]:
+            await self.send(text_data=message["html"])
 
     async def member_removed(self, message):
         await self.close(code=CLOSE_NOT_A_MEMBER)
 
-    async def timeline_event(self, message):
-        seq = int(message["seq"])
-        if self.cursor is None or seq <= self.cursor:
-            return
-        # Fetch the whole gap, not just this id: events appended in other processes may be
-        # announced out of order, and the client must receive them in sequence.
-        await self._send_events_after(self.cursor, seq)
+    async def user_signed_out(self, message):
+        await self.close(code=CLOSE_SIGNED_OUT)
 
-    async def board_updated(self, message):
-        if self.cursor is not None:
-            await self.send(text_data=await self._render_board_update(int(message["board_id"])))
+    # --- Catching up -------------------------------------------------------------------
+
+    def _arm_quiet_check(self):
+        if self.quiet_check is not None:
+            self.quiet_check.cancel()
+        self.quiet_check = asyncio.get_running_loop().create_task(self._when_quiet())
+
+    async def _when_quiet(self):
+        await asyncio.sleep(QUIET_SECONDS)
+        self.quiet_check = None
+        await self._check_place()
+
+    async def _check_place(self):
+        """Read what this socket missed if the session is further on than it is."""
+        if self.cursor is None or self.only_board is not None:
+            return
+        async with self.catching_up:
+            if await self._session_last_seq() > self.cursor:
+                await self._join_groups()
+                await self._send_events_after(self.cursor)
+                await self.send(text_data=await self._render_panels())
+                for frame in await self._render_check_list():
+                    await self.send(text_data=frame)
+
+    async def _send_events_after(self, after_seq: int, up_to_seq: int | None = None):
+        frames, new_cursor = await self._render_events(after_seq, up_to_seq)
+        if new_cursor is not None:
+            self.cursor = max(self.cursor or 0, new_cursor)
+        for html in frames:
+            await self.send(text_data=html)
 
     @contextlib.contextmanager
     def _as_viewer(self):
-        """Render in this socket's page language and its browser's time zone."""
-        # override(None) is the server's TIME_ZONE: a browser that named no zone.
-        with translation.override(self.language), timezone.override(self.time_zone):
+        with live.viewing(self.variant):
             yield
 
-    def _all_boards_html(self) -> str:
+    @database_sync_to_async
+    def _render_events(self, after_seq: int, up_to_seq: int | None):
+        events = list(
+            events_after(
+                session_id=self.session_id,
+                user=self.user,
+                is_gm=self.is_gm,
+                after_seq=after_seq,
+                up_to_seq=up_to_seq,
+            )
+        )
+        if up_to_seq is None:
+            # Invisible events after the last visible one count as read too.
+            up_to_seq = session_last_seq(session_id=self.session_id)
+        with self._as_viewer():
+            frames = live.events_frames(events, viewer=self.user, viewer_is_gm=self.is_gm)
+        return frames, up_to_seq
+
+    @database_sync_to_async
+    def _render_panels(self) -> str:
+        session = member_session(user=self.user, session_id=self.session_id)[0]
+        with self._as_viewer():
+            return live.panels_html(session, self.user, self.is_gm, ALL_PANELS)
+
+    @database_sync_to_async
+    def _render_check_list(self) -> list[str]:
+        """Replace the whole open-checks list, in frames that stay under the size limit."""
+        session = member_session(user=self.user, session_id=self.session_id)[0]
+        with self._as_viewer():
+            items = live.check_items(session, self.user, self.is_gm)
+        self.check_keys = [key for key, _html in items]
+        frames = []
+        part: list[str] = []
+        size = 0
+        for _key, html in items:
+            if part and size + len(html.encode()) > live.FRAME_BYTES:
+                frames.append(part)
+                part, size = [], 0
+            part.append(html)
+            size += len(html.encode())
+        frames.append(part)
+        first, *rest = frames
+        replaced = (
+            f'<ul id="check-items" class="check-items" hx-swap-oob="true">{"".join(first)}</ul>'
+        )
+        appended = [
+            f'<ul id="check-items" hx-swap-oob="beforeend">{"".join(part)}</ul>' for part in rest
+        ]
+        return [replaced, *appended]
+
+    def _check_changes(self, items: list[list[str]]) -> str:
+        """Add and remove single items only, so a roller's half-typed modifiers survive."""
+        keys = [key for key, _html in items]
+        gone = [key for key in self.check_keys if key not in keys]
+        new = [html for key, html in items if key not in self.check_keys]
+        self.check_keys = keys
+        parts = [
+            f'<li id="check-item-{key.split("-")[0]}" hx-swap-oob="delete"></li>' for key in gone
+        ]
+        if new:
+            parts.append(f'<ul id="check-items" hx-swap-oob="beforeend">{"".join(new)}</ul>')
+        return "".join(parts)
+
+    @database_sync_to_async
+    def _render_presence(self) -> str:
+        with self._as_viewer():
+            return live.presence_html(self.session_id, viewer=self.user)
+
+    @database_sync_to_async
+    def _render_matches(self) -> str:
         """Every board of the session, each as this connection's seat (or a spectator)."""
         with self._as_viewer():
             self.board_ids, html = rooms.render_all(self.session_id, self.user)
             return render_to_string(
                 f"{ROOM_TEMPLATE}#match-list", {"match_boards": html, "oob": True}
-            )
-
-    @database_sync_to_async
-    def _render_matches(self) -> str:
-        return self._all_boards_html()
-
-    @database_sync_to_async
-    def _render_board_update(self, board_id: int) -> str:
-        """Replace just the board that changed, so a half-made choice on another survives."""
-        registered = rooms.boards()
-        shown = list(registered.on_show(self.session_id))
-        if [board.pk for board in shown] != getattr(self, "board_ids", None):
-            return self._all_boards_html()
-        changed = next((board for board in shown if board.pk == board_id), None)
-        if changed is None:
-            return ""
-        with self._as_viewer():
-            return registered.render(changed, self.user)
-
-    async def presence_changed(self, message):
-        if self.cursor is not None:
-            await self._send_presence()
-
-    async def _send_events_after(self, after_seq: int, up_to_seq: int | None):
-        frames, new_cursor, kinds = await self._render_events(after_seq, up_to_seq)
-        if new_cursor is not None:
-            self.cursor = max(self.cursor or 0, new_cursor)
-        for html in frames:
-            await self.send(text_data=html)
-        # Each event names the panels it changes. The match boards follow their own
-        # "match.updated" messages; handouts and the cast are not live yet.
-        panels = panels_changed(kinds)
-        if Panel.CHECKS in panels:
-            changes = await self._render_check_changes()
-            if changes:
-                await self.send(text_data=changes)
-        if Panel.STAGE in panels:
-            await self.send(text_data=await self._render_stage())
-
-    @database_sync_to_async
-    def _render_stage(self) -> str:
-        """The stage panel as this member sees it (requests they may decide, their own
-        characters' buttons); it holds buttons only, so replacing it loses no typing."""
-        session = member_session(user=self.user, session_id=self.session_id)[0]
-        context = stage_context(session, self.user, self.is_gm)
-        with self._as_viewer():
-            return render_to_string(
-                f"{ROOM_TEMPLATE}#stage",
-                {
-                    **context,
-                    "session": session,
-                    "viewer": self.user,
-                    "viewer_is_gm": self.is_gm,
-                    "oob": True,
-                },
             )
 
     @database_sync_to_async
@@ -208,104 +339,6 @@ class SessionConsumer(AsyncWebsocketConsumer):
     @database_sync_to_async
     def _session_last_seq(self) -> int:
         return session_last_seq(session_id=self.session_id)
-
-    @database_sync_to_async
-    def _render_events(self, after_seq: int, up_to_seq: int | None):
-        events = list(
-            events_after(
-                session_id=self.session_id,
-                user=self.user,
-                is_gm=self.is_gm,
-                after_seq=after_seq,
-                up_to_seq=up_to_seq,
-            )
-        )
-        new_cursor = up_to_seq if up_to_seq is not None else (events[-1].seq if events else None)
-        with self._as_viewer():
-            frames = [
-                render_to_string(
-                    f"{ROOM_TEMPLATE}#timeline-append",
-                    {"events": part, "viewer": self.user, "viewer_is_gm": self.is_gm},
-                )
-                for part in _in_frames(events, EVENTS_PER_FRAME)
-            ]
-        return frames, new_cursor, {event.kind for event in events}
-
-    def _check_context(self):
-        items = pending_checks_for(session_id=self.session_id, user=self.user, is_gm=self.is_gm)
-        return items, {
-            "session": member_session(user=self.user, session_id=self.session_id)[0],
-            "viewer": self.user,
-            "viewer_is_gm": self.is_gm,
-        }
-
-    @staticmethod
-    def _key(request, mode) -> str:
-        return f"{request.pk}-{mode}-{request.status}"
-
-    @database_sync_to_async
-    def _render_check_list(self) -> list[str]:
-        """Replace the whole open-checks list (on connect: nothing typed there can be lost).
-
-        The first frame replaces the list with its first items; any further frames append
-        the rest, so no frame grows past what the server sends.
-        """
-        items, context = self._check_context()
-        self.check_keys = [self._key(request, mode) for request, mode in items]
-        first, *rest = _in_frames(items, CHECKS_PER_FRAME) or [[]]
-        with self._as_viewer():
-            replaced = render_to_string(
-                f"{ROOM_TEMPLATE}#check-list", {**context, "check_items": first, "oob": True}
-            )
-            return [replaced] + [self._appended_checks(part, context) for part in rest]
-
-    @staticmethod
-    def _appended_checks(items, context) -> str:
-        rendered = "".join(
-            render_to_string(
-                "sessions_app/_check_item.html", {**context, "request": request, "mode": mode}
-            )
-            for request, mode in items
-        )
-        return f'<ul id="check-items" hx-swap-oob="beforeend">{rendered}</ul>'
-
-    @database_sync_to_async
-    def _render_check_changes(self) -> str:
-        """Add and remove single items only, so a roller's half-typed modifiers survive."""
-        items, context = self._check_context()
-        keys = [self._key(request, mode) for request, mode in items]
-        gone = [key for key in self.check_keys if key not in keys]
-        new = [
-            (request, mode)
-            for request, mode in items
-            if self._key(request, mode) not in self.check_keys
-        ]
-        self.check_keys = keys
-        if not gone and not new:
-            return ""
-        parts = [
-            f'<li id="check-item-{key.split("-")[0]}" hx-swap-oob="delete"></li>' for key in gone
-        ]
-        if new:
-            with self._as_viewer():
-                parts.append(self._appended_checks(new, context))
-        return "".join(parts)
-
-    async def _send_presence(self):
-        html = await self._render_presence()
-        await self.send(text_data=html)
-
-    @database_sync_to_async
-    def _render_presence(self) -> str:
-        with self._as_viewer():
-            return render_to_string(
-                "sessions_app/session_room.html#presence",
-                {
-                    "present": present_users(session_id=self.session_id),
-                    "viewer": self.user,
-                    "oob": True,
-                },
-            )
 
 
 def _language_from_scope(scope) -> str:

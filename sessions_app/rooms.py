@@ -11,7 +11,7 @@ closes) through :func:`on_main_play_end`, so it can end what is still being play
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +29,9 @@ class Boards:
     on_show: Callable[[int], Sequence[Any]]
     render: Callable[..., str]
     page_context: Callable[[Any, Any], dict[str, Any]]
+    # What a user sees of a board (a seat, or watching): users with the same answer get
+    # the same HTML, so a change is rendered once for each.
+    audience: Callable[[Any, Any], Hashable] = lambda board, user: ("user", user.pk)
 
 
 def _nothing_on_show(session_id: int) -> list:

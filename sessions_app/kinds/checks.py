@@ -315,12 +315,14 @@ kind_register(
         samples=_CHECK_ROLLS,
         panels={Panel.CHECKS},
         topic=Topic.CHECKS,
+        actor_sees_more=True,
     ),
     Kind(
         name="command_rolled",
         payload=CommandSum | CommandCheck,
         samples=_COMMAND_ROLLS,
         topic=Topic.CHECKS,
+        actor_sees_more=True,
     ),
     Kind(
         name="roll_revealed",

@@ -43,12 +43,25 @@ class SelfIntroduction(CharacterNamed):
     text: str
 
 
+class CastChanged(CharacterNamed):
+    taking_part: bool
+
+
 class SlotAssigned(TypedDict):
     character: str
     slot: int | None
 
 
 kind_register(
+    Kind(
+        name="cast_changed",
+        payload=CastChanged,
+        samples=(
+            {"character": "Aki", "character_id": 3, "taking_part": True},
+            {"character": "Aki", "character_id": 3, "taking_part": False},
+        ),
+        panels={Panel.CAST},
+    ),
     Kind(name="session_created", payload=Titled, samples=({"title": "The Silent Library"},)),
     Kind(
         name="scenario_chosen",

@@ -25,7 +25,7 @@ class Panel(StrEnum):
     STAGE = "stage"  # phase, scene, who is on stage, stage requests, the pre-play checklist
     CHECKS = "checks"  # the open checks each member may roll or watch
     HANDOUTS = "handouts"  # the handouts a player holds, and which the GM has revealed
-    CAST = "cast"  # the characters taking part (changed by the cast form, not by an event yet)
+    CAST = "cast"  # the characters taking part, and the forms that choose among them
     MATCHES = "matches"  # the minigame boards
 
 
@@ -64,6 +64,9 @@ class Kind:
     panels: frozenset[Panel] = field(default_factory=frozenset)
     topic: Topic | None = None
     place: LogPlace = LogPlace.SECTION
+    # The actor's own line shows more than everyone else's (a void control on their own
+    # roll): the room renders it once more for them.
+    actor_sees_more: bool = False
 
     def __post_init__(self):
         if not _NAME.match(self.name):

@@ -12,6 +12,7 @@ from .characters import (
     Character,
 )
 from .checks import (
+    ActionKey,
     CheckRequest,
     Contest,
     Roll,
@@ -61,6 +62,7 @@ from .timeline import (
 )
 
 __all__ = [
+    "ActionKey",
     "Appearance",
     "AppendOnlyModel",
     "AppendOnlyQuerySet",

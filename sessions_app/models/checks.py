@@ -177,3 +177,39 @@ class Roll(AppendOnlyModel):
 
     def __str__(self) -> str:
         return f"{self.label or self.command} {self.faces}"
+
+
+class ActionKey(models.Model):
+    """The key a page sent with an action that must happen once: a chat line, a roll.
+
+    A connection that drops after the server acted but before the page heard back leaves
+    the page to send the same form again; with its key already here, the server answers
+    with what it stored instead of rolling (or speaking) a second time.
+    """
+
+    session = models.ForeignKey(
+        GameSession, verbose_name=_("session"), on_delete=models.CASCADE, related_name="+"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("user"), on_delete=models.CASCADE, related_name="+"
+    )
+    key = models.CharField(_("key"), max_length=64)
+    roll = models.ForeignKey(
+        Roll,
+        verbose_name=_("roll"),
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("action key")
+        verbose_name_plural = _("action keys")
+        constraints = [
+            models.UniqueConstraint(fields=["session", "user", "key"], name="action_key_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return self.key

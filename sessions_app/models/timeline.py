@@ -92,6 +92,10 @@ class Presence(models.Model):
     # Refreshed by the page's periodic ping: a socket of a server process that died without
     # closing it stops counting once this grows old.
     last_seen = models.DateTimeField(_("last seen"), default=timezone.now)
+    # What the socket's page is rendered in: a live event is rendered once for each
+    # language and zone that the room's open sockets use, not once per socket.
+    language = models.CharField(_("language"), max_length=16, default="", blank=True)
+    time_zone = models.CharField(_("time zone"), max_length=64, default="", blank=True)
 
     class Meta:
         verbose_name = _("presence")

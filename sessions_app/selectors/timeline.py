@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from ..models import (
     GameSession,
+    Membership,
     Presence,
     TimelineEvent,
 )
@@ -84,3 +85,21 @@ def present_users(*, session_id: int) -> list:
     for presence in presences.select_related("user"):
         seen.setdefault(presence.user_id, presence.user)
     return sorted(seen.values(), key=lambda user: user.get_username().lower())
+
+
+def viewers_present(*, session_id: int, table_id: int) -> list[tuple[int, bool, str, str]]:
+    """(user id, is GM, language, time zone) of every open socket's page in the room, once each.
+
+    Only current members count: a person removed from the table stops being rendered for
+    at once, whatever their sockets still hold open.
+    """
+    rows = (
+        Presence.objects.filter(
+            session_id=session_id,
+            user__memberships__table_id=table_id,
+        )
+        .values_list("user_id", "user__memberships__role", "language", "time_zone")
+        .distinct()
+    )
+    gm = Membership.Role.GM
+    return sorted({(user_id, role == gm, language, zone) for user_id, role, language, zone in rows})

@@ -241,8 +241,11 @@ def session_character_set(
     if not by_gm and character.owner_id != getattr(by, "pk", None):
         raise PermissionDenied(_("Only the GM or the character's player can change this."))
     with transaction.atomic():
+        already = session.characters.filter(pk=character.pk).exists()
         if taking_part:
-            session.characters.add(character)
+            if not already:
+                session.characters.add(character)
+                _cast_changed(session=session, character=character, by=by, taking_part=True)
             return
         scene = running_scene(session_id=session.pk)
         if scene is not None and character.pk in on_stage_ids(scene=scene):
@@ -252,3 +255,19 @@ def session_character_set(
                 % {"name": character.name}
             )
         session.characters.remove(character)
+        if already:
+            _cast_changed(session=session, character=character, by=by, taking_part=False)
+
+
+def _cast_changed(*, session: GameSession, character: Character, by, taking_part: bool) -> None:
+    """Tell the room: everyone's stage, cast and check forms list the cast's characters."""
+    timeline_append(
+        session=session,
+        kind="cast_changed",
+        actor=by,
+        payload={
+            "character": character.name,
+            "character_id": character.pk,
+            "taking_part": taking_part,
+        },
+    )

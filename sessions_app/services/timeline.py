@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -27,36 +27,72 @@ logger = logging.getLogger(__name__)
 _PENDING_SENDS: set[asyncio.Task] = set()
 
 
-def broadcast(group: str, message: dict) -> None:
-    """Send a message to a channel-layer group (ids only: consumers render per user).
+def send_all(messages: list[tuple[str, dict]]) -> None:
+    """Send each (group, message) through the channel layer, all at once.
 
-    A send that fails is logged, not raised: what it announces has committed, and the room
-    catches up by sequence number with the next event or the page's next sync.
+    A send that fails is logged, not raised: what it announces has committed, and every
+    socket notices the gap (with the next event, or when the room goes quiet) and reads it.
     """
     layer = get_channel_layer()
-    if layer is None:
+    if layer is None or not messages:
         return
+
+    async def send_each():
+        results = await asyncio.gather(
+            *(layer.group_send(group, message) for group, message in messages),
+            return_exceptions=True,
+        )
+        for result in results:
+            if isinstance(result, BaseException):
+                logger.warning("A send to the room failed: %r", result)
+
     try:
-        asyncio.get_running_loop()
+        loop = asyncio.get_running_loop()
     except RuntimeError:
-        # A view or a consumer's database work, in a worker thread of the server: the send
-        # runs on the server's event loop while this thread waits, as Channels documents.
+        # A view or a consumer's database work, in a worker thread of the server: the sends
+        # run on the server's event loop while this thread waits, as Channels documents.
         try:
-            async_to_sync(layer.group_send)(group, message)
+            async_to_sync(send_each)()
         except Exception as error:
-            logger.warning("Broadcast to the room failed: %r", error)
+            logger.warning("Sends to the room failed: %r", error)
         return
     # A caller already inside an event loop (a script, a test driving a browser) cannot
     # block on it.
-    task = asyncio.get_running_loop().create_task(layer.group_send(group, message))
+    task = loop.create_task(send_each())
     _PENDING_SENDS.add(task)
     task.add_done_callback(_PENDING_SENDS.discard)
-    task.add_done_callback(_log_failed_send)
 
 
-def _log_failed_send(task: asyncio.Task) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        logger.warning("Broadcast to the room failed: %r", task.exception())
+def broadcast(group: str, message: dict) -> None:
+    """Send one message to a channel-layer group (see send_all)."""
+    send_all([(group, message)])
+
+
+# The room's renderer, set by the app once it is ready: the services layer announces what
+# committed, and the presentation layer decides what each audience is sent.
+_ANNOUNCERS: dict[str, Callable[..., None]] = {}
+
+
+def announcers_set(**announcers: Callable[..., None]) -> None:
+    """Name the functions that announce an "event" or a "board" that committed."""
+    _ANNOUNCERS.update(announcers)
+
+
+def announce(what: str, **ids) -> None:
+    """Announce a committed change to the room; a failure is logged, never raised, since
+    the change itself is stored and the sockets catch up by sequence number."""
+    announcer = _ANNOUNCERS.get(what)
+    if announcer is None:
+        return
+    try:
+        announcer(**ids)
+    except Exception:
+        logger.exception("Announcing %s %r to the room failed", what, ids)
+
+
+def announce_on_commit(what: str, **ids) -> None:
+    """Announce once the current transaction commits (at once outside one)."""
+    transaction.on_commit(lambda: announce(what, **ids))
 
 
 def _next_seq(session: GameSession) -> int:
@@ -107,20 +143,23 @@ def timeline_append(
         )
         if audience:
             event.audience.set(audience)
-        message = {"type": "timeline.event", "event_id": event.pk, "seq": seq}
-        transaction.on_commit(lambda: broadcast(f"session.{session.pk}", message))
+        announce_on_commit("event", event_id=event.pk)
     return event
 
 
-def presence_enter(*, session_id: int, user, channel_name: str) -> None:
-    """Record an open socket of `user` in the room and tell the room."""
-    with transaction.atomic():
-        Presence.objects.update_or_create(
-            channel_name=channel_name, defaults={"session_id": session_id, "user": user}
-        )
-        transaction.on_commit(
-            lambda: broadcast(f"session.{session_id}", {"type": "presence.changed"})
-        )
+def presence_enter(
+    *, session_id: int, user, channel_name: str, language: str = "", time_zone: str = ""
+) -> None:
+    """Record an open socket of `user` in the room, and the language and zone its page is in."""
+    Presence.objects.update_or_create(
+        channel_name=channel_name,
+        defaults={
+            "session_id": session_id,
+            "user": user,
+            "language": language,
+            "time_zone": time_zone,
+        },
+    )
 
 
 def presence_seen(*, channel_name: str) -> None:
@@ -129,13 +168,5 @@ def presence_seen(*, channel_name: str) -> None:
 
 
 def presence_leave(*, channel_name: str) -> None:
-    """Forget a closed socket and tell its room."""
-    with transaction.atomic():
-        presence = Presence.objects.filter(channel_name=channel_name).first()
-        if presence is None:
-            return
-        session_id = presence.session_id
-        presence.delete()
-        transaction.on_commit(
-            lambda: broadcast(f"session.{session_id}", {"type": "presence.changed"})
-        )
+    """Forget a closed socket."""
+    Presence.objects.filter(channel_name=channel_name).delete()

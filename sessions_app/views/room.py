@@ -5,7 +5,6 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db.models import Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -14,14 +13,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from sessions_app.selectors.checks import pending_checks_for
 from sessions_app.selectors.scenes import (
-    handouts_for,
     running_scene,
-    session_cast,
     stage_appearances,
 )
-from sessions_app.selectors.tables import table_characters, table_members
+from sessions_app.selectors.tables import table_members
 from sessions_app.selectors.timeline import present_users, recent_events
 from sessions_app.services import chat as chat_services
 from sessions_app.services import checks as check_services
@@ -46,67 +42,20 @@ from ..forms import (
     RollBoxForm,
 )
 from ..models import Character, CheckRequest, Roll
-from ..presenters.stage import gm_scenario_context, speakers, stage_context
+from ..presenters.room import rollable_characters, room_panels_context, table_npcs
+from ..presenters.stage import speakers
 from .common import apply_errors
 
 TEMPLATE = "sessions_app/session_room.html"
 
 
-def _rollable_characters(session):
-    """PCs taking part and the table's NPCs: whoever a GM may ask for a check."""
-    return (
-        Character.objects.filter(table=session.table)
-        .filter(Q(sessions=session) | Q(kind=Character.Kind.NPC))
-        .distinct()
-    )
-
-
 def room_context(request, session, membership, *, full: bool = True, **overrides) -> dict:
-    viewer_is_gm = is_gm(membership)
-    characters = _rollable_characters(session).select_related("owner").order_by("kind", "name")
-    npcs = Character.objects.filter(table=session.table, kind=Character.Kind.NPC).select_related(
-        "owner"
-    )
-    stage = stage_context(session, request.user, viewer_is_gm)
-    context = {
-        **stage,
-        "session": session,
-        "profile": session.rules_profile,
-        "viewer": request.user,
-        "viewer_is_gm": viewer_is_gm,
-        "chat_form": ChatForm(
-            speakers=speakers(session, request.user, viewer_is_gm, stage.get("on_stage", []))
-        ),
-        "roll_box_form": RollBoxForm(),
-        "check_items": pending_checks_for(
-            session_id=session.pk, user=request.user, is_gm=viewer_is_gm
-        ),
-    }
-    if viewer_is_gm:
-        context.update(
-            {
-                "check_form": CheckRequestForm(session=session, characters=characters),
-                "contest_form": ContestForm(session=session, characters=characters),
-                "npc_form": NpcRollForm(session=session, characters=npcs),
-                "cast_candidates": table_characters(table=session.table, kind="pc"),
-                **gm_scenario_context(session, request.user),
-            }
-        )
-    else:
-        context["cast_candidates"] = table_characters(table=session.table, kind="pc").filter(
-            owner=request.user
-        )
-        context["my_participations"] = [
-            row for row in stage["participations"] if row.character.owner_id == request.user.pk
-        ]
-        context["my_handouts"] = handouts_for(session=session, user=request.user, is_gm=False)
-    context["cast"] = session_cast(session=session)
-    context["cast_candidates"] = context["cast_candidates"].exclude(
-        pk__in=[character.pk for character in context["cast"]]
-    )
+    """The room page's context; `full=False` is its panels only (a form's answer that
+    re-renders a panel)."""
+    context = room_panels_context(session, request.user, is_gm(membership))
     if full:
         events, has_earlier = recent_events(
-            session_id=session.pk, user=request.user, is_gm=viewer_is_gm
+            session_id=session.pk, user=request.user, is_gm=context["viewer_is_gm"]
         )
         context.update(
             {
@@ -154,13 +103,22 @@ def session_room(request, session_id: int):
 
 
 def _respond(request, session, membership, partial: str, status: int = 200, **context):
-    """Answer an htmx form post with its partial; plain posts go back to the room."""
+    """Answer an htmx form post with its partial; plain posts go back to the room.
+
+    The answer is the form alone, with what it needs: the room's other panels reach every
+    page, this one included, through the socket once the action has committed.
+    """
     if not request.htmx:
         return redirect("session_room", session_id=session.pk)
     return render(
         request,
         f"{TEMPLATE}#{partial}",
-        room_context(request, session, membership, full=False, **context),
+        {
+            "session": session,
+            "viewer": request.user,
+            "viewer_is_gm": is_gm(membership),
+            **context,
+        },
         # htmx swaps only 2xx answers by default; refusals are shown inside the form.
         status=200 if status < 500 else status,
     )
@@ -239,7 +197,7 @@ def roll_box(request, session_id: int):
 
 
 def _gm_characters(session):
-    return _rollable_characters(session)
+    return rollable_characters(session)
 
 
 @login_required
@@ -317,7 +275,7 @@ def npc_roll(request, session_id: int):
     session, membership = member_session_or_404(user=request.user, session_id=session_id)
     if not is_gm(membership):
         raise PermissionDenied
-    npcs = Character.objects.filter(table=session.table, kind=Character.Kind.NPC)
+    npcs = table_npcs(session)
     form = NpcRollForm(request.POST, session=session, characters=npcs)
     ok = _run(
         form,

@@ -45,40 +45,114 @@
     if (xhr && xhr.getResponseHeader("X-Action-Ok") === "1") form.reset();
   });
 
-  // The stage panel is re-rendered for every change of the stage: keep what the viewer had
-  // open (a confirmation) and where the keyboard focus was, so an update elsewhere does not
-  // snatch a half-made decision away.
-  var stageMemory = null;
+  // Panels are re-rendered whole when they change. Keep what the viewer was doing in them:
+  // text typed and choices made but not sent, open disclosures, and the keyboard focus, so
+  // an update from someone else never snatches a half-made decision away.
+  var LIVE_PANELS = ["stage", "chat-form", "gm-controls", "player-controls", "cast-panel",
+    "check-request-form", "contest-form", "npc-roll-form"];
+  var panelMemory = {};
+  function fieldKey(field) { return field.id || (field.name ? "name:" + field.name : null); }
+  function isDirty(field) {
+    if (field.type === "hidden" || field.type === "submit" || field.type === "button") return false;
+    if (field.type === "checkbox" || field.type === "radio") return field.checked !== field.defaultChecked;
+    if (field.tagName === "SELECT") {
+      return Array.prototype.some.call(field.options, function (o) { return o.selected !== o.defaultSelected; });
+    }
+    return field.value !== field.defaultValue;
+  }
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
     var target = event.detail.target;
-    if (!target || target.id !== "stage") return;
+    if (!target || LIVE_PANELS.indexOf(target.id) < 0) return;
     var focused = document.activeElement;
-    stageMemory = {
-      open: Array.prototype.map.call(target.querySelectorAll("details[open][id]"), function (d) { return d.id; }),
-      focusText: focused && target.contains(focused) ? focused.textContent.trim() : null
-    };
+    var memory = { open: [], fields: {}, focus: null, focusText: null, selection: null };
+    target.querySelectorAll("details[id]").forEach(function (d) {
+      memory.open.push([d.id, d.open]);
+    });
+    target.querySelectorAll("input, textarea, select").forEach(function (field) {
+      var key = fieldKey(field);
+      if (!key || (!isDirty(field) && field !== focused)) return;
+      memory.fields[key] = field.tagName === "SELECT"
+        ? { select: Array.prototype.map.call(field.options, function (o) { return o.selected ? o.value : null; }) }
+        : { value: field.value, checked: field.checked };
+    });
+    if (focused && target.contains(focused)) {
+      memory.focus = fieldKey(focused);
+      memory.focusText = focused.textContent.trim();
+      if (typeof focused.selectionStart === "number") {
+        try { memory.selection = [focused.selectionStart, focused.selectionEnd]; } catch (e) { /* not text */ }
+      }
+    }
+    panelMemory[target.id] = memory;
   });
   document.addEventListener("htmx:oobAfterSwap", function (event) {
     var target = event.detail.target;
-    if (!target || target.id !== "stage" || !stageMemory) return;
-    var stage = document.getElementById("stage");
-    stageMemory.open.forEach(function (id) {
-      var details = document.getElementById(id);
-      if (details && stage.contains(details)) details.open = true;
+    if (!target || !panelMemory[target.id]) return;
+    var memory = panelMemory[target.id];
+    delete panelMemory[target.id];
+    var panel = document.getElementById(target.id);
+    if (!panel) return;
+    memory.open.forEach(function (pair) {
+      var details = document.getElementById(pair[0]);
+      if (details && panel.contains(details)) details.open = pair[1];
     });
-    if (stageMemory.focusText) {
-      var match = Array.prototype.find.call(stage.querySelectorAll("button, summary"), function (el) {
-        return el.textContent.trim() === stageMemory.focusText;
+    var restored = {};
+    panel.querySelectorAll("input, textarea, select").forEach(function (field) {
+      var key = fieldKey(field);
+      var saved = key && memory.fields[key];
+      if (!saved || restored[key]) return;
+      restored[key] = true;
+      if (saved.select) {
+        Array.prototype.forEach.call(field.options, function (o) { o.selected = saved.select.indexOf(o.value) >= 0; });
+      } else if (field.type === "checkbox" || field.type === "radio") {
+        field.checked = saved.checked;
+      } else {
+        field.value = saved.value;
+      }
+    });
+    var focusTo = null;
+    if (memory.focus) {
+      focusTo = Array.prototype.find.call(panel.querySelectorAll("input, textarea, select"), function (field) {
+        return fieldKey(field) === memory.focus;
       });
-      if (match) match.focus();
     }
-    stageMemory = null;
+    if (!focusTo && memory.focusText) {
+      focusTo = Array.prototype.find.call(panel.querySelectorAll("button, summary"), function (el) {
+        return el.textContent.trim() === memory.focusText;
+      });
+    }
+    if (focusTo) {
+      focusTo.focus();
+      if (memory.selection && typeof focusTo.setSelectionRange === "function") {
+        try { focusTo.setSelectionRange(memory.selection[0], memory.selection[1]); } catch (e) { /* not text */ }
+      }
+    }
+  });
+
+  // The presence list is rendered once for the whole room; each page marks its own viewer.
+  function markViewer() {
+    var room = document.getElementById("room");
+    var list = document.getElementById("presence");
+    if (!room || !list) return;
+    var me = room.getAttribute("data-viewer");
+    list.querySelectorAll("li[data-user]").forEach(function (item) {
+      if (item.getAttribute("data-user") !== me || item.querySelector(".you")) return;
+      var you = document.createElement("span");
+      you.className = "muted you";
+      you.textContent = room.getAttribute("data-you-text");
+      item.appendChild(document.createTextNode(" "));
+      item.appendChild(you);
+    });
+  }
+  document.addEventListener("htmx:oobAfterSwap", function (event) {
+    if (event.detail.target && event.detail.target.id === "presence") markViewer();
   });
 
   var pinger = null;
   document.addEventListener("htmx:wsOpen", function (event) {
     var socket = event.detail.socketWrapper;
-    socket.send(JSON.stringify({ type: "sync", last_seq: lastSeq() }));
+    var room = document.getElementById("room");
+    var onlyBoard = room && room.getAttribute("data-boards-only");
+    socket.send(JSON.stringify(onlyBoard ? { type: "sync", only_board: onlyBoard } : { type: "sync", last_seq: lastSeq() }));
     setStatus(true);
     // Tell the server this page is still here, so the room's presence list stays true
     // even if a server process dies without closing its sockets.
@@ -110,6 +184,8 @@
     var detail = event.detail || {};
     var code = detail.event ? detail.event.code : detail.code;
     if (code === 4403) showRemoved();
+    // Signed out (in another tab) or made GM: a fresh load shows what is theirs now.
+    if (code === 4401 || code === 4409) window.location.reload();
   });
   document.addEventListener("htmx:wsAfterMessage", scrollToNewest);
   document.addEventListener("DOMContentLoaded", scrollToNewest);

@@ -146,21 +146,33 @@ async def test_consumer_reconnect_gets_missed_events_in_order(session, gm, playe
     await communicator.disconnect()
 
 
-async def test_consumer_catch_up_comes_in_frames_of_a_bounded_size(
-    session, gm, player, monkeypatch
-):
-    monkeypatch.setattr("sessions_app.consumers.EVENTS_PER_FRAME", 2)
-    for text in ["one", "two", "three", "four", "five"]:
+async def test_consumer_catch_up_comes_in_frames_cut_by_size(session, gm, player, monkeypatch):
+    monkeypatch.setattr("sessions_app.presenters.live.FRAME_BYTES", 1)
+    for text in ["one", "two", "three"]:
         await chat(session=session, by=gm, text=text)
 
     communicator, initial = await _joined(player, session, last_seq=0)
 
     timeline = [frame for frame in initial if "timeline-items" in frame]
     assert [re.findall(r"</strong>: (\w+)", frame) for frame in timeline] == [
-        ["one", "two"],
-        ["three", "four"],
-        ["five"],
+        ["one"],
+        ["two"],
+        ["three"],
     ]
+    await communicator.disconnect()
+
+
+async def test_consumer_catch_up_of_long_lines_stays_under_the_frame_limit(session, gm, player):
+    # 110 long lines of quotes (escaped to &quot;, six bytes each) make well over 1 MiB.
+    for _ in range(110):
+        await chat(session=session, by=gm, text='"' * 2000)
+
+    communicator, initial = await _joined(player, session, last_seq=0)
+
+    timeline = [frame for frame in initial if "timeline-items" in frame]
+    assert sum(len(frame.encode()) for frame in timeline) > 1024 * 1024
+    assert max(len(frame.encode()) for frame in timeline) < 1024 * 1024
+    assert sum(frame.count('class="event ') for frame in timeline) == 110
     await communicator.disconnect()
 
 
@@ -210,8 +222,25 @@ async def test_consumer_presence_shows_both_users(session, gm, player):
     assert 'data-user="gm"' in latest_presence
     assert 'data-user="player"' in latest_presence
     await player_socket.disconnect()
-    after_leave = [f for f in await _frames(gm_socket) if 'id="presence"' in f][-1]
+    # Presence changes are sent at most once per PRESENCE_DELAY (0.5 s) per room.
+    after_leave = [f for f in await _frames(gm_socket, timeout=1.5) if 'id="presence"' in f][-1]
     assert 'data-user="player"' not in after_leave
+    await gm_socket.disconnect()
+
+
+async def test_consumer_presence_storm_is_coalesced(session, gm, player):
+    gm_socket, _ = await _joined(gm, session)
+    await _frames(gm_socket, timeout=1.5)
+    storm = [await _communicator(player, session) for _ in range(10)]
+    for communicator in storm:
+        await communicator.connect()
+
+    presence_frames = [f for f in await _frames(gm_socket, timeout=1.5) if 'id="presence"' in f]
+
+    assert 1 <= len(presence_frames) <= 2
+    assert 'data-user="player"' in presence_frames[-1]
+    for communicator in storm:
+        await communicator.disconnect()
     await gm_socket.disconnect()
 
 
@@ -275,7 +304,7 @@ async def test_consumer_check_request_brings_widget_to_owner_only(session, gm, p
 async def test_consumer_open_checks_on_connect_come_in_frames_of_a_bounded_size(
     session, gm, player, monkeypatch
 ):
-    monkeypatch.setattr("sessions_app.consumers.CHECKS_PER_FRAME", 2)
+    monkeypatch.setattr("sessions_app.presenters.live.FRAME_BYTES", 1)
     pc, _npc = await _characters(session, gm, player)
     requests = [
         await sync_to_async(check_request)(
@@ -287,10 +316,10 @@ async def test_consumer_open_checks_on_connect_come_in_frames_of_a_bounded_size(
     communicator, initial = await _joined(player, session)
 
     lists = [frame for frame in initial if 'id="check-items"' in frame]
-    assert ['hx-swap-oob="true"' in frame for frame in lists] == [True, False, False]
+    assert ['hx-swap-oob="true"' in frame for frame in lists] == [True] + [False] * 4
     assert all('hx-swap-oob="beforeend"' in frame for frame in lists[1:])
     shown = [re.findall(r'id="check-item-(\d+)"', frame) for frame in lists]
-    assert [len(ids) for ids in shown] == [2, 2, 1]
+    assert [len(ids) for ids in shown] == [1, 1, 1, 1, 1]
     assert sorted(int(pk) for ids in shown for pk in ids) == sorted(r.pk for r in requests)
     await communicator.disconnect()
 

@@ -1,0 +1,103 @@
+"""What the session room's panels show one viewer: the page, its form answers and the live
+updates all build it here, so a panel sent over the socket equals a fresh load of itself."""
+
+from __future__ import annotations
+
+from django.db.models import Q
+
+from ..forms import ChatForm, CheckRequestForm, ContestForm, NpcRollForm, RollBoxForm
+from ..kinds.registry import Panel
+from ..models import Character
+from ..selectors.checks import pending_checks_for
+from ..selectors.scenes import handouts_for, session_cast
+from ..selectors.tables import table_characters
+from .stage import gm_scenario_context, speakers, stage_context
+
+ROOM_TEMPLATE = "sessions_app/session_room.html"
+
+# The room's partials each live panel consists of, for the GM and for a player. The open
+# checks are not here: they change item by item, so a half-typed modifier survives.
+PANEL_PARTIALS: dict[Panel, dict[bool, tuple[str, ...]]] = {
+    Panel.STAGE: {
+        True: ("stage", "chat-form", "gm-controls", "check-request-form"),
+        False: ("stage", "chat-form", "player-controls"),
+    },
+    Panel.HANDOUTS: {True: ("gm-controls",), False: ("player-controls",)},
+    Panel.CAST: {
+        True: (
+            "stage",
+            "cast-panel",
+            "gm-controls",
+            "check-request-form",
+            "contest-form",
+            "npc-roll-form",
+        ),
+        False: ("stage", "cast-panel", "player-controls"),
+    },
+}
+
+
+def rollable_characters(session):
+    """PCs taking part and the table's NPCs: whoever a GM may ask for a check."""
+    return (
+        Character.objects.filter(table=session.table)
+        .filter(Q(sessions=session) | Q(kind=Character.Kind.NPC))
+        .distinct()
+    )
+
+
+def table_npcs(session):
+    return Character.objects.filter(table=session.table, kind=Character.Kind.NPC)
+
+
+def room_panels_context(session, user, viewer_is_gm: bool) -> dict:
+    """Everything the room's panels (not the timeline or the boards) show this viewer."""
+    stage = stage_context(session, user, viewer_is_gm)
+    context = {
+        **stage,
+        "session": session,
+        "profile": session.rules_profile,
+        "viewer": user,
+        "viewer_is_gm": viewer_is_gm,
+        "chat_form": ChatForm(
+            speakers=speakers(session, user, viewer_is_gm, stage.get("on_stage", []))
+        ),
+        "roll_box_form": RollBoxForm(),
+        "check_items": pending_checks_for(session_id=session.pk, user=user, is_gm=viewer_is_gm),
+    }
+    if viewer_is_gm:
+        characters = rollable_characters(session).select_related("owner").order_by("kind", "name")
+        context.update(
+            {
+                "check_form": CheckRequestForm(session=session, characters=characters),
+                "contest_form": ContestForm(session=session, characters=characters),
+                "npc_form": NpcRollForm(
+                    session=session, characters=table_npcs(session).select_related("owner")
+                ),
+                "cast_candidates": table_characters(table=session.table, kind="pc"),
+                **gm_scenario_context(session, user),
+            }
+        )
+    else:
+        context["cast_candidates"] = table_characters(table=session.table, kind="pc").filter(
+            owner=user
+        )
+        context["my_participations"] = [
+            row for row in stage["participations"] if row.character.owner_id == user.pk
+        ]
+        context["my_handouts"] = handouts_for(session=session, user=user, is_gm=False)
+    context["cast"] = session_cast(session=session)
+    context["cast_candidates"] = context["cast_candidates"].exclude(
+        pk__in=[character.pk for character in context["cast"]]
+    )
+    return context
+
+
+def panel_partials(panels, viewer_is_gm: bool) -> list[str]:
+    """The room partials to send again when these panels changed, each once, in page order."""
+    names: list[str] = []
+    for panel in panels:
+        for name in PANEL_PARTIALS.get(panel, {}).get(viewer_is_gm, ()):
+            if name not in names:
+                names.append(name)
+    return names
