@@ -39,6 +39,7 @@ CLOSE_ROLE_CHANGED = 4409
 # After this long without a live message, the socket compares its place with the session's:
 # a group message the channel layer dropped is noticed without waiting for another event.
 QUIET_SECONDS = 3.0
+QUIET_CHECK_LONGEST = 60.0
 ALL_PANELS = (Panel.STAGE, Panel.HANDOUTS, Panel.CAST)
 
 
@@ -221,9 +222,12 @@ class SessionConsumer(AsyncWebsocketConsumer):
         self.quiet_check = asyncio.get_running_loop().create_task(self._when_quiet())
 
     async def _when_quiet(self):
-        await asyncio.sleep(QUIET_SECONDS)
-        self.quiet_check = None
-        await self._check_place()
+        # Soon after the last message, then less and less often while the room stays quiet.
+        delay = QUIET_SECONDS
+        while True:
+            await asyncio.sleep(delay)
+            await self._check_place()
+            delay = min(delay * 2, QUIET_CHECK_LONGEST)
 
     async def _check_place(self):
         """Read what this socket missed if the session is further on than it is."""
