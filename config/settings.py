@@ -62,6 +62,7 @@ MIDDLEWARE = [
     "django.middleware.locale.LocaleMiddleware",
     "sessions_app.time_zones.ViewerTimeZoneMiddleware",
     "django.middleware.common.CommonMiddleware",
+    "config.bad_input.BadInputMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",

@@ -16,6 +16,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from ..kinds.registry import PayloadError, kind_find, payload_check
 from ..log_export import FORMAT, FORMAT_VERSION
 from ..models import (
     Character,
@@ -55,6 +56,10 @@ _PROFILE_NUMBERS = (
     "extreme_from",
 )
 _username = UnicodeUsernameValidator()
+
+
+# The database's sequence and id columns are 32-bit on every backend's smallest type.
+MAX_SEQ = 2**31 - 1
 
 
 def _refuse(message: str, **values) -> ValidationError:
@@ -236,6 +241,12 @@ def _clean_events(value, *, complete: bool) -> list[dict]:
                 where=where,
                 seq=seq,
             )
+        if seq > MAX_SEQ:
+            raise _refuse(
+                _("%(where)s is numbered %(seq)s, past the largest number a log may use."),
+                where=where,
+                seq=seq,
+            )
         previous = seq
         kind = _text(row["kind"], where, limit=40, required=True)
         if not _KIND.match(kind):
@@ -243,6 +254,20 @@ def _clean_events(value, *, complete: bool) -> list[dict]:
                 _("%(where)s has a kind that is not lowercase letters, digits and _."),
                 where=where,
             )
+        payload = _object(row["payload"], where)
+        if kind_find(kind) is not None:
+            # A known kind's line is drawn from its payload: one of another shape could leave
+            # a session whose log cannot be shown.
+            try:
+                payload_check(kind, payload)
+            except PayloadError as error:
+                raise _refuse(
+                    _("%(where)s does not have the fields its kind %(kind)s needs: %(error)s"),
+                    where=where,
+                    kind=kind,
+                    error=str(error)[:200],
+                ) from None
+            _numbers_in_range(payload, where)
         if row["visibility"] not in TimelineEvent.Visibility.values:
             raise _refuse(_("%(where)s has an unknown visibility."), where=where)
         audience = [_name(name, where) for name in _list(row["audience"], where, limit=MAX_PEOPLE)]
@@ -254,10 +279,33 @@ def _clean_events(value, *, complete: bool) -> list[dict]:
                 "created_at": _moment(row["created_at"], where),
                 "visibility": row["visibility"],
                 "audience": audience,
-                "payload": _object(row["payload"], where),
+                "payload": payload,
             }
         )
     return events
+
+
+def _numbers_in_range(value, where: str) -> None:
+    """Refuse a whole number no database column could hold (ids, totals, dice)."""
+    if isinstance(value, bool):
+        return
+    if isinstance(value, int) and abs(value) > MAX_SEQ:
+        raise _refuse(
+            _("%(where)s holds a number out of range: %(value)s."),
+            where=where,
+            value=str(value)[:30],
+        )
+    if isinstance(value, float) and not (abs(value) < 1e15):
+        raise _refuse(
+            _("%(where)s holds a number out of range: %(value)s."),
+            where=where,
+            value=str(value)[:30],
+        )
+    if isinstance(value, dict):
+        value = value.values()
+    if isinstance(value, list | tuple) or hasattr(value, "__iter__") and not isinstance(value, str):
+        for item in value:
+            _numbers_in_range(item, where)
 
 
 def log_clean(data) -> dict:

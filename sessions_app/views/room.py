@@ -22,6 +22,7 @@ from sessions_app.selectors.timeline import present_users, recent_events
 from sessions_app.services import chat as chat_services
 from sessions_app.services import checks as check_services
 from sessions_app.services.access import is_gm, member_session_or_404
+from sessions_app.services.action_keys import Repeated, action_key_clean, once
 from sessions_app.services.characters import session_character_set
 from sessions_app.services.checks import (
     ContestSide,
@@ -145,7 +146,16 @@ def chat_post(request, session_id: int):
     session, membership = member_session_or_404(user=request.user, session_id=session_id)
     speakers = _speakers(request, session, membership)
     form = ChatForm(request.POST, speakers=speakers)
-    ok = _run(form, lambda data: _chat(request, session, data))
+    key = action_key_clean(request.POST.get("action_key"))
+    ok = _run(
+        form,
+        lambda data: once(
+            session_id=session.pk,
+            user=request.user,
+            key=key,
+            action=lambda: _chat(request, session, data),
+        ),
+    )
     if not request.htmx and not ok:
         return HttpResponse(" ".join(str(e) for e in form.errors.values()), status=400)
     if ok:
@@ -187,9 +197,15 @@ def _speakers(request, session, membership):
 def roll_box(request, session_id: int):
     session, membership = member_session_or_404(user=request.user, session_id=session_id)
     form = RollBoxForm(request.POST)
+    key = action_key_clean(request.POST.get("action_key"))
     ok = _run(
         form,
-        lambda data: command_roll(session=session, by=request.user, text=data["text"]),
+        lambda data: once(
+            session_id=session.pk,
+            user=request.user,
+            key=key,
+            action=lambda: command_roll(session=session, by=request.user, text=data["text"]),
+        ),
     )
     return _respond(
         request, session, membership, "roll-box", roll_box_form=RollBoxForm() if ok else form
@@ -299,17 +315,24 @@ def check_roll(request, session_id: int, request_id: int):
     # The widget of a reaction side that cannot roll sends "answer": no dice, modifiers only.
     act = check_services.contest_answer if request.POST.get("answer") else check_services.check_roll
     try:
-        done = act(
-            request_id=request_id,
+        done = once(
             session_id=session_id,
-            by=request.user,
-            declared_modifiers=_declared_rows(request.POST),
+            user=request.user,
+            key=action_key_clean(request.POST.get("action_key")),
+            action=lambda: act(
+                request_id=request_id,
+                session_id=session_id,
+                by=request.user,
+                declared_modifiers=_declared_rows(request.POST),
+            ),
         )
     except PermissionDenied as error:
         message, status = str(error), 403
     except ValidationError as error:
         message, status = " ".join(error.messages), 400
     else:
+        if isinstance(done, Repeated):
+            done = done.roll
         message = _roll_summary(done) if isinstance(done, Roll) else _("Answered.")
     return _status(request, message, error=status != 200, status=status)
 
@@ -470,7 +493,11 @@ roll_void = _object_action(
 def cast_update(request, session_id: int):
     """Add or remove a character from the session's cast."""
     session, membership = member_session_or_404(user=request.user, session_id=session_id)
-    character = get_object_or_404(Character, pk=request.POST.get("character"), table=session.table)
+    try:
+        character_id = int(request.POST.get("character", ""))
+    except ValueError:
+        return HttpResponse(_("Choose a character."), status=400)
+    character = get_object_or_404(Character, pk=character_id, table=session.table)
     taking_part = request.POST.get("taking_part") == "1"
     confirm = request.POST.get("confirm")
     if confirm == "0":

@@ -147,6 +147,28 @@
     if (event.detail.target && event.detail.target.id === "presence") markViewer();
   });
 
+  // A chat line or a roll is sent with a random key, kept until the server answers: if the
+  // connection drops first, sending again repeats the key and the server, which may have
+  // acted already, answers with what it stored instead of rolling a second time.
+  function randomKey() {
+    var bytes = new Uint8Array(18);
+    window.crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+  }
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form || !form.hasAttribute || !form.hasAttribute("data-once")) return;
+    var field = form.querySelector("input[name=action_key]");
+    if (field && !field.value) field.value = randomKey();
+  }, true);
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var form = event.detail.elt;
+    var xhr = event.detail.xhr;
+    if (!form || !form.hasAttribute || !form.hasAttribute("data-once") || !xhr || xhr.status === 0) return;
+    var field = form.querySelector("input[name=action_key]");
+    if (field) field.value = "";
+  });
+
   var pinger = null;
   document.addEventListener("htmx:wsOpen", function (event) {
     var socket = event.detail.socketWrapper;
