@@ -1,5 +1,7 @@
 """Helpers shared by the browser tests."""
 
+import re
+
 from playwright.sync_api import expect
 
 from tests.factories import PASSWORD
@@ -25,3 +27,50 @@ def room_page(browser, base_url, session, username, *, width=1280, height=1100):
     page.goto(f"{base_url}/sessions/{session.pk}/")
     expect(page.locator("#connection-status")).to_have_text("Live")
     return page
+
+
+# The room's panels by their text, closed disclosures and option lists included (what a
+# viewer opened is their own business). A page kept open through a session must show the
+# same as a fresh load of itself.
+_PANELS_JS = """() => {
+  const ids = ["stage", "cast-panel", "gm-controls", "player-controls", "check-items",
+               "timeline-items", "matches", "chat-form", "check-request-form", "contest-form",
+               "npc-roll-form"];
+  const seen = {};
+  for (const id of ids) {
+    const element = document.getElementById(id);
+    seen[id] = element ? element.textContent.replace(/\\s+/g, " ").trim() : null;
+  }
+  const board = document.querySelector(".match-board");
+  if (board && !document.getElementById("matches")) {
+    seen.board = board.textContent.replace(/\\s+/g, " ").trim();
+  }
+  return seen;
+}"""
+
+
+def panels_of(page) -> dict:
+    return page.evaluate(_PANELS_JS)
+
+
+def expect_same_as_fresh_load(page, *, timeout: float = 8.0) -> None:
+    """Assert that every panel of `page` shows what a fresh load of its address shows."""
+    import time
+
+    fresh = page.context.new_page()
+    fresh.goto(page.url)
+    expect(fresh.locator("#connection-status")).to_have_text(re.compile("Live|接続中"))
+    wanted = panels_of(fresh)
+    fresh.close()
+    deadline = time.monotonic() + timeout
+    while True:
+        shown = panels_of(page)
+        if shown == wanted or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    differing = {
+        key: (shown.get(key), wanted.get(key))
+        for key in wanted
+        if shown.get(key) != wanted.get(key)
+    }
+    assert not differing, f"{page.url}: panels differ from a fresh load: {differing}"
