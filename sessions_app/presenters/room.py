@@ -19,8 +19,8 @@ ROOM_TEMPLATE = "sessions_app/session_room.html"
 # checks are not here: they change item by item, so a half-typed modifier survives.
 PANEL_PARTIALS: dict[Panel, dict[bool, tuple[str, ...]]] = {
     Panel.STAGE: {
-        True: ("stage", "chat-form", "gm-controls", "check-request-form"),
-        False: ("stage", "chat-form", "player-controls"),
+        True: ("afterplay-link", "stage", "chat-form", "gm-controls", "check-request-form"),
+        False: ("afterplay-link", "stage", "chat-form", "player-controls"),
     },
     Panel.HANDOUTS: {True: ("gm-controls",), False: ("player-controls",)},
     Panel.CAST: {

@@ -5,7 +5,7 @@ from playwright.sync_api import expect
 
 from minigames import services as match_services
 from minigames.services import SeatSpec
-from tests.browser.pages import room_page
+from tests.browser.pages import expect_same_as_fresh_load, room_page
 from tests.factories import (
     CharacterFactory,
     GameSessionFactory,
@@ -81,10 +81,18 @@ def test_actual_match_played_watched_and_resigned(browser, match_setup):
     # Both prepare in secret; the watcher sees neither setup.
     expect(gm_board).to_contain_text("watching")
     expect(gm_board.locator(".setup-form")).to_have_count(0)
+    # Aki also keeps the match's own page open in another tab: it follows the board live.
+    aki_match_page = aki.context.new_page()
+    aki_match_page.goto(f"{base_url}/matches/{match.pk}/")
+    expect(aki_match_page.locator("#connection-status")).to_have_text("Live")
     _prepare(aki, match)
     expect(aki_board).to_contain_text("Waiting for both sides")
+    expect(aki_match_page.locator(f"#match-{match.pk}")).to_contain_text("Waiting for both sides")
     _prepare(ren, match)
     expect(aki_board).to_contain_text("your turn")
+    expect(aki_match_page.locator(f"#match-{match.pk}")).to_contain_text("your turn")
+    expect_same_as_fresh_load(aki_match_page)
+    aki_match_page.close()
 
     # Aki walks up the c file with four Move cards.
     for start, target in [("c1", "c2"), ("c2", "c3"), ("c3", "c4"), ("c4", "c5")]:

@@ -5,7 +5,7 @@ import pytest
 from playwright.sync_api import expect
 
 from sessions_app.models import Participation, PlannedScene, PreparedCheck, Scenario
-from tests.browser.pages import room_page
+from tests.browser.pages import expect_same_as_fresh_load, room_page
 from tests.factories import (
     CharacterFactory,
     GameSessionFactory,
@@ -68,6 +68,8 @@ def test_session_runs_from_preplay_to_afterplay(browser, prepared_session):
     for page in pages:
         expect(page.locator("#timeline-items")).to_contain_text("the librarian's apprentice")
     expect(gm.locator(".warning-box")).to_contain_text("Ren has not been introduced")
+    for page in pages:
+        expect_same_as_fresh_load(page)
 
     gm.locator("summary", has_text="Start main play").click()
     gm.get_by_role("button", name="Confirm: start the opening").click()
@@ -88,6 +90,8 @@ def test_session_runs_from_preplay_to_afterplay(browser, prepared_session):
     gm.locator(".stage-request", has_text="Ren").get_by_role("button", name="Allow").click()
     for page in pages:
         expect(page.locator("#on-stage")).to_contain_text("Ren")
+    for page in pages:
+        expect_same_as_fresh_load(page)
 
     # A prepared check fired in one click, rolled by Aki.
     gm.locator("summary", has_text="Prepared checks").click()
@@ -99,6 +103,8 @@ def test_session_runs_from_preplay_to_afterplay(browser, prepared_session):
     widget.get_by_role("button", name="Roll 2D6").click()
     for page in pages:
         expect(page.locator("#timeline-items .roll-card")).to_have_count(1)
+    for page in pages:
+        expect_same_as_fresh_load(page)
 
     # An exit: Ren asks to leave, the GM allows.
     ren.get_by_role("button", name="Ask for Ren to exit").click()
@@ -109,6 +115,8 @@ def test_session_runs_from_preplay_to_afterplay(browser, prepared_session):
     gm.get_by_role("button", name="End the scene").click()
     for page in pages:
         expect(_stage(page)).to_contain_text("No scene is running")
+    for page in pages:
+        expect_same_as_fresh_load(page)
 
     # A second scene led by Ren: Aki's entry request is allowed.
     gm.locator("#scene-player").select_option(label="Ren (ren)")
@@ -136,6 +144,8 @@ def test_session_runs_from_preplay_to_afterplay(browser, prepared_session):
         _advance(gm, phase, pages)
     for page in pages:
         expect(_stage(page)).to_contain_text("Main play is over")
+    for page in pages:
+        expect_same_as_fresh_load(page)
     # The backstage note stayed with the GM.
     expect(gm.locator("#timeline-items")).to_contain_text("The seal was a fake.")
     for page in (aki, ren):
