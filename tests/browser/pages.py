@@ -33,9 +33,9 @@ def room_page(browser, base_url, session, username, *, width=1280, height=1100):
 # viewer opened is their own business). A page kept open through a session must show the
 # same as a fresh load of itself.
 _PANELS_JS = """() => {
-  const ids = ["afterplay-link", "stage", "cast-panel", "gm-controls", "player-controls", "check-items",
-               "timeline-items", "matches", "chat-form", "check-request-form", "contest-form",
-               "npc-roll-form"];
+  const ids = ["afterplay-link", "stage", "cast-panel", "gm-controls", "player-controls",
+               "check-items", "timeline-items", "matches", "chat-form", "check-request-form",
+               "contest-form", "npc-roll-form"];
   const seen = {};
   for (const id of ids) {
     const element = document.getElementById(id);
