@@ -12,6 +12,8 @@ from django.conf import settings
 from django.test import Client
 
 from config.asgi import application
+from sessions_app.presenters import live
+from sessions_app.services.timeline import presence_enter
 
 CSRF = "c" * 32
 
@@ -106,7 +108,11 @@ async def test_an_event_a_view_appends_reaches_the_room_once_committed(session, 
     cookies = await _signed_in_cookies(player)
     layer = get_channel_layer()
     channel = await layer.new_channel()
-    await layer.group_add(f"session.{session.pk}", channel)
+    # A player's page in English is in the room: the line is rendered for its audience.
+    await database_sync_to_async(presence_enter)(
+        session_id=session.pk, user=player, channel_name=channel, language="en"
+    )
+    await layer.group_add(live.room_group(session.pk, live.PLAYERS, live.Variant("en")), channel)
 
     status, _ = await _request(
         f"/sessions/{session.pk}/chat/", method="POST", cookies=cookies, body=b"text=hello+table"
@@ -115,5 +121,6 @@ async def test_an_event_a_view_appends_reaches_the_room_once_committed(session, 
 
     assert status == 200
     last = await database_sync_to_async(lambda: session.events.order_by("seq").last())()
-    assert message == {"type": "timeline.event", "event_id": last.pk, "seq": last.seq}
+    assert (message["type"], message["seq"]) == ("room.event", last.seq)
+    assert "hello table" in message["html"]
     assert last.payload["text"] == "hello table"
