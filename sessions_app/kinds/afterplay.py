@@ -2,7 +2,7 @@
 
 from typing import TypedDict
 
-from .registry import Kind, kind_register
+from .registry import Kind, Panel, kind_register
 
 
 class ExperienceTotal(TypedDict):
@@ -121,6 +121,7 @@ kind_register(
             },
         ),
     ),
-    Kind(name="session_closed", payload=Nothing, samples=({},)),
+    # The room shows the closed phase and read-only controls from then on.
+    Kind(name="session_closed", payload=Nothing, samples=({},), panels={Panel.STAGE}),
     Kind(name="session_sheet_signed", payload=Named, samples=({"name": "gm"},)),
 )
