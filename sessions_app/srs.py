@@ -624,14 +624,18 @@ def _simple_parsed(text, kind, secret, label, plan, **values) -> ParsedCommand:
     )
 
 
-def _leading_dice(tree: Any) -> tuple[Any, int] | None:
-    """Return (the dice, the modifier) of a sum shaped NdM+k-j…, else None."""
+def _leading_dice(tree: Any, numbers_only: bool = False) -> tuple[Any, int] | None:
+    """Return (the dice, the modifier) of a sum shaped NdM+k-j…, else None.
+
+    SRS's check takes any arithmetic without dice after its 2D6 (``2D6+1*2``); the classic
+    NdM+k notation only plain numbers (``numbers_only``).
+    """
     node = tree
     while isinstance(node, dice_commands.BinOp) and node.op in "+-" and not node.rounding:
-        if node.right.has_dice:
+        if node.right.has_dice or (numbers_only and not isinstance(node.right, dice_commands.Num)):
             return None
         node = node.left
-    if not isinstance(node, dice_commands.DiceRoll) or node.sides == dice_commands.D66_SIDES:
+    if not isinstance(node, dice_commands.DiceRoll) or node.sides == D66:
         return None
     modifier = 0
     node = tree
@@ -698,8 +702,9 @@ def _parse_sum(text, secret, label, plan, critical, fumble) -> ParsedCommand:
         "target": comparison.target if comparison else None,
         "comparison": comparison.operator if comparison else None,
     }
-    if leading is not None:
-        values.update(count=leading[0].count, faces=leading[0].sides, modifier=leading[1])
+    classic = _leading_dice(plan.tree, numbers_only=True)
+    if classic is not None:
+        values.update(count=classic[0].count, faces=classic[0].sides, modifier=classic[1])
         plan = None  # the classic NdM+k notation, as before
     return _simple_parsed(text, KIND_SUM, secret, label, plan, **values)
 
