@@ -705,3 +705,13 @@ def test_command_roll_stores_bcdice_results_for_the_card(session, player):
     event = TimelineEvent.objects.get(kind="command_rolled")
     assert event.visibility == TimelineEvent.Visibility.USERS
     assert list(event.audience.values_list("pk", flat=True)) == [player.pk]
+
+
+def test_revealing_a_secret_bcdice_roll_shows_its_card_to_everyone(session, player):
+    roll = command_roll(session=session, by=player, text="Sx2 2U6[6]>=7", faces=(6, 1, 2, 3, 4))
+
+    roll_reveal(roll=roll, by=player)
+
+    event = TimelineEvent.objects.get(kind="roll_revealed")
+    assert event.visibility == TimelineEvent.Visibility.EVERYONE
+    assert [each["successes"] for each in event.payload["rolls"]] == [1, 0]
