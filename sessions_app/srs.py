@@ -38,8 +38,8 @@ from fractions import Fraction
 from random import Random
 from typing import Any
 
-from . import dice_commands
-from .dice_commands import CommandError
+from . import dice_commands, dice_grammar
+from .dice_grammar import CommandError
 
 DEFAULT_CRITICAL = 12
 DEFAULT_FUMBLE = 2
@@ -80,8 +80,8 @@ BAND_EXTREME = "extreme"
 KIND_CHECK = "check"
 KIND_SUM = "sum"
 
-MAX_DICE_COUNT = dice_commands.MAX_DICE_PER_TERM
-MAX_DICE_FACES = dice_commands.MAX_SIDES
+MAX_DICE_COUNT = dice_grammar.MAX_DICE_PER_TERM
+MAX_DICE_FACES = dice_grammar.MAX_SIDES
 # Long enough for any real command; short enough that int() never sees a huge literal.
 MAX_COMMAND_CHARS = 100
 
@@ -514,10 +514,10 @@ KIND_REPEAT = "repeat"
 # A comment starting with one of these is almost surely the rest of the command split off
 # by a stray space ("2D6 +2>=10"); rolling a plain 2D6 then would silently mislead.
 _COMMAND_CHARACTERS = frozenset("+-@#[]<>=!")
-_EXAMPLES = dice_commands.EXAMPLES
+_EXAMPLES = dice_grammar.EXAMPLES
 # Roll.command holds the notation in 200 characters, secret prefix included.
 MAX_NOTATION_CHARS = 190
-D66 = dice_commands.D66_SIDES
+D66 = dice_grammar.D66_SIDES
 
 
 @dataclass(frozen=True)
@@ -631,16 +631,16 @@ def _leading_dice(tree: Any, numbers_only: bool = False) -> tuple[Any, int] | No
     NdM+k notation only plain numbers (``numbers_only``).
     """
     node = tree
-    while isinstance(node, dice_commands.BinOp) and node.op in "+-" and not node.rounding:
-        if node.right.has_dice or (numbers_only and not isinstance(node.right, dice_commands.Num)):
+    while isinstance(node, dice_grammar.BinOp) and node.op in "+-" and not node.rounding:
+        if node.right.has_dice or (numbers_only and not isinstance(node.right, dice_grammar.Num)):
             return None
         node = node.left
-    if not isinstance(node, dice_commands.DiceRoll) or node.sides == D66:
+    if not isinstance(node, dice_grammar.DiceRoll) or node.sides == D66:
         return None
     modifier = 0
     node = tree
-    while isinstance(node, dice_commands.BinOp):
-        value = dice_commands.dice_free_value(node.right, strict=False)
+    while isinstance(node, dice_grammar.BinOp):
+        value = dice_grammar.dice_free_value(node.right, strict=False)
         modifier += value if node.op == "+" else -value
         node = node.left
     return node, modifier
@@ -666,7 +666,7 @@ def _dice_shape(plan: Any) -> tuple[int, int]:
 
 
 def _dice_nodes(node: Any):
-    if isinstance(node, dice_commands.DiceRoll):
+    if isinstance(node, dice_grammar.DiceRoll):
         yield node
     for child in ("body", "left", "right"):
         if hasattr(node, child):
@@ -769,10 +769,10 @@ def _parse_one(text: str, critical: int, fumble: int) -> ParsedCommand:
 
 def _parse_repeat(text, repeat, rest, critical, fumble) -> ParsedCommand:
     times = int(repeat[3])
-    if not 1 <= times <= dice_commands.MAX_REPEATS:
+    if not 1 <= times <= dice_grammar.MAX_REPEATS:
         raise CommandError(
             "repeat from 1 to {limit} times, not {times}",
-            limit=dice_commands.MAX_REPEATS,
+            limit=dice_grammar.MAX_REPEATS,
             times=times,
         )
     if not rest:
@@ -784,11 +784,11 @@ def _parse_repeat(text, repeat, rest, critical, fumble) -> ParsedCommand:
     if dice_commands.REPEAT_RE.fullmatch(inner_word):
         raise CommandError("a repeat cannot hold another repeat: {command}", command=repr(text))
     inner = _parse_one(rest, critical, fumble)
-    if inner.count * times > dice_commands.MAX_DRAWS:
+    if inner.count * times > dice_grammar.MAX_DRAWS:
         raise CommandError(
             "{command} rolls more than {limit} dice in all",
             command=repr(text),
-            limit=dice_commands.MAX_DRAWS,
+            limit=dice_grammar.MAX_DRAWS,
         )
     return replace(
         inner,
@@ -864,7 +864,7 @@ class _GivenFaces:
 class _CountedDraw:
     """Keeps the faces drawn, in order, so a result can be re-decided from them later."""
 
-    def __init__(self, draw: dice_commands.Draw):
+    def __init__(self, draw: dice_grammar.Draw):
         self.draw = draw
         self.faces: list[int] = []
 
@@ -875,7 +875,7 @@ class _CountedDraw:
 
 
 def _roll_single(parsed: ParsedCommand, draw: _CountedDraw, counter: list[int]) -> CommandResult:
-    tally = dice_commands.Tally(draw, parsed.text, counter)
+    tally = dice_grammar.Tally(draw, parsed.text, counter)
     start = len(draw.faces)
     if parsed.kind == KIND_CHECK:
         faces = tally.faces(2, 6)
@@ -897,7 +897,7 @@ def _roll_single(parsed: ParsedCommand, draw: _CountedDraw, counter: list[int]) 
         total, verdict = sum(faces) + parsed.modifier, None
         detail = {"groups": tally.groups}
         if parsed.comparison:
-            comparison = dice_commands.Comparison(parsed.comparison, parsed.target)
+            comparison = dice_grammar.Comparison(parsed.comparison, parsed.target)
             detail.update(
                 comparison=parsed.comparison,
                 target=parsed.target,
@@ -918,7 +918,7 @@ def _repeated_summary(result: CommandResult) -> dict[str, Any]:
     return summary
 
 
-def _roll_parsed(parsed: ParsedCommand, draw: dice_commands.Draw) -> CommandResult:
+def _roll_parsed(parsed: ParsedCommand, draw: dice_grammar.Draw) -> CommandResult:
     counted = _CountedDraw(draw)
     counter = [0]
     if parsed.kind != KIND_REPEAT:

@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from sessions_app import dice_commands, srs
+from sessions_app import dice_grammar, srs
 
 
 def roll(text, faces):
@@ -516,7 +516,7 @@ def test_random_rolls_match_the_same_faces_given():
 
 
 def test_comparison_operator_follows_bcdice_normalize():
-    assert [dice_commands.comparison_operator(text) for text in ("=>", "=<", "!=", "==", "!")] == [
+    assert [dice_grammar.comparison_operator(text) for text in ("=>", "=<", "!=", "==", "!")] == [
         ">=",
         "<=",
         "<>",

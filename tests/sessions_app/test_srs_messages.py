@@ -9,14 +9,15 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.utils import translation
 
-from sessions_app import dice_commands, srs
+from sessions_app import dice_commands, dice_grammar, srs
 from sessions_app.services.checks import command_roll
 from sessions_app.srs_messages import COMMAND_MESSAGES, command_error_message
 
 
 def _templates_in_the_parser() -> set[str]:
     source = "".join(
-        Path(module.__file__).read_text(encoding="utf-8") for module in (srs, dice_commands)
+        Path(module.__file__).read_text(encoding="utf-8")
+        for module in (srs, dice_commands, dice_grammar)
     )
     templates = {
         "".join(re.findall(r'"([^"]*)"', match))
