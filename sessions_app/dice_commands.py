@@ -12,7 +12,9 @@ choice.toml, Repeat.toml). What is mirrored:
 
 - Sums: ``+ - *``, ``/`` with a rounding suffix, unary signs (``2D10--3`` is ``2D10+3``),
   parentheses, ``ND`` = ``ND6``, ``DM`` = ``1DM``, ``(2+3)D6``; ``NDM`` with M = 66 rolls N
-  D66 values. ``/`` floors (the default system's RoundType::FLOOR, toward minus infinity,
+  D66 values (a bare ``D66`` inside a sum, which BCDice leaves unanswered, is 1D66 here).
+  Not taken over: keep/drop (``KH``, ``MAX``…), R and tally dice, ``?`` targets.
+  ``/`` floors (the default system's RoundType::FLOOR, toward minus infinity,
   as Ruby's integer division); ``/nU`` and ``/nC`` round up, ``/nR`` rounds half away from
   zero (Ruby's Float#round), ``/nF`` floors. In a sum, dividing by zero gives 1, as BCDice's
   DivideBase does; in C(...), B dice and U dice BCDice raises, and the room refuses.

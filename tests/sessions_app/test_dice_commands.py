@@ -372,6 +372,21 @@ def test_repeat_of_an_srs_check_decides_each_check():
     assert result.command.label == "attack"
 
 
+@pytest.mark.parametrize(
+    ("text", "faces", "kind", "notation"),
+    [
+        ("ｘ２\u3000Ｄ６６", [1, 2, 3, 4], "repeat", "x2 D66"),
+        ("ｃｈｏｉｃｅ［東，西］", [2], "choice", "choice[東,西]"),
+        ("５Ｂ６＞＝４", [1, 2, 3, 4, 5], "barabara", "5B6>=4"),
+        ("Ｃ（１＋２）", [], "calc", "C(1+2)"),
+    ],
+)
+def test_full_width_input_from_japanese_ime(text, faces, kind, notation):
+    result = roll(text, faces)
+
+    assert (result.command.kind, result.command.notation) == (kind, notation)
+
+
 def test_repeat_of_a_choice():
     rolls = roll("x2 choice[a,b,c]", [3, 1]).detail["rolls"]
 
