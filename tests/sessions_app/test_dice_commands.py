@@ -538,3 +538,10 @@ def test_comparison_operator_follows_bcdice_normalize():
         "=",
         None,
     ]
+
+
+def test_repeated_check_keeps_the_table_s_critical_through_a_round_trip():
+    result = srs.roll_command("x2 2D6>=20", [5, 6, 1, 2], critical=11, fumble=3)
+
+    assert [each["check"]["outcome"] for each in result.detail["rolls"]] == ["critical", "fumble"]
+    assert srs.CommandResult.from_dict(json.loads(json.dumps(result.to_dict()))) == result
