@@ -204,7 +204,10 @@ class RollBoxForm(forms.Form):
         widget=forms.TextInput(
             attrs={"autocomplete": "off", "spellcheck": "false", "placeholder": "2D6+2>=10"}
         ),
-        help_text=_("e.g. 2D6+2>=10, 2D6@11#3>=9, 2D6>=10[11,3], S2D6>=9 (secret), 1D6+1"),
+        help_text=_(
+            "e.g. 2D6+2>=10, 2D6>=10[11,3], 3D6/2, 5B6>=4, 3U6[6], D66, C(10*3+2), "
+            "choice[a,b,c], x3 2D6+1>=8, S2D6>=9 (secret)"
+        ),
     )
 
     def __init__(self, *args, **kwargs):

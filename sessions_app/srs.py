@@ -30,14 +30,16 @@ players must not be able to predict a GM's secret roll.
 #   only the GM's. The seed wins: the app lets that side's player declare them.
 # - "trivial" (difficulty below 6) is not in the seed's table; the app needs a name for it.
 
-import re
 import secrets
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from random import Random
 from typing import Any
+
+from . import dice_commands, dice_grammar
+from .dice_grammar import CommandError
 
 DEFAULT_CRITICAL = 12
 DEFAULT_FUMBLE = 2
@@ -78,8 +80,8 @@ BAND_EXTREME = "extreme"
 KIND_CHECK = "check"
 KIND_SUM = "sum"
 
-MAX_DICE_COUNT = 100
-MAX_DICE_FACES = 1000
+MAX_DICE_COUNT = dice_grammar.MAX_DICE_PER_TERM
+MAX_DICE_FACES = dice_grammar.MAX_SIDES
 # Long enough for any real command; short enough that int() never sees a huge literal.
 MAX_COMMAND_CHARS = 100
 
@@ -485,26 +487,47 @@ def reaction_chance(
     return Fraction(wins, _OUTCOMES_PER_SIDE)
 
 
+def draw_faces(count: int, sides: int, rng: Random | None = None) -> list[int]:
+    """Roll ``count`` dice of ``sides`` faces: every face the app rolls comes from here.
+
+    The operating system's generator unless given one (tests inject a seeded Random).
+    """
+    generator = _SYSTEM_RANDOM if rng is None else rng
+    return [generator.randint(1, sides) for _ in range(count)]
+
+
 def roll_2d6(rng: Random | None = None) -> tuple[int, int]:
     """Roll two six-sided dice, with the operating system's generator unless given one."""
-    generator = _SYSTEM_RANDOM if rng is None else rng
-    return (generator.randint(1, 6), generator.randint(1, 6))
+    first, second = draw_faces(2, 6, rng)
+    return (first, second)
 
 
 # --------------------------------------------------------------------------- roll-box commands
 
+KIND_BARABARA = "barabara"
+KIND_UPPER = "upper"
+KIND_CALC = "calc"
+KIND_CHOICE = "choice"
+KIND_D66 = "d66"
+KIND_REPEAT = "repeat"
 
-class CommandError(ValueError):
-    """A roll-box command that is not understood; the message says which part.
+# A comment starting with one of these is almost surely the rest of the command split off
+# by a stray space ("2D6 +2>=10"); rolling a plain 2D6 then would silently mislead.
+_COMMAND_CHARACTERS = frozenset("+-@#[]<>=!")
+_EXAMPLES = dice_grammar.EXAMPLES
+# Roll.command holds the notation in 200 characters, secret prefix included.
+MAX_NOTATION_CHARS = 190
+D66 = dice_grammar.D66_SIDES
 
-    The message is kept as a template with named values, so the app can show it in the
-    reader's language (this module stays free of Django); str() gives the English text.
-    """
 
-    def __init__(self, template: str, **values):
-        self.template = template
-        self.values = values
-        super().__init__(template.format(**values))
+@dataclass(frozen=True)
+class RepeatPlan:
+    times: int
+    inner: "ParsedCommand"
+
+    @property
+    def notation(self) -> str:
+        return f"x{self.times} {self.inner.notation}"
 
 
 @dataclass(frozen=True)
@@ -519,21 +542,26 @@ class ParsedCommand:
     critical: int | None
     fumble: int | None
     label: str
+    comparison: str | None = None
+    # What the dice_commands grammar read; rebuilt from the text, so never serialized.
+    plan: Any = field(default=None, compare=False, repr=False)
 
     @property
     def notation(self) -> str:
         """Spell the command the way BCDice echoes it, without the secret prefix."""
-        modifier = f"{self.modifier:+d}" if self.modifier else ""
-        text = f"{self.count}D{self.faces}{modifier}"
-        if self.kind == KIND_SUM:
-            return text
-        if self.target is not None:
-            text += f">={self.target}"
-        return f"{text}[{self.critical},{self.fumble}]"
+        if self.kind in (KIND_CHECK, KIND_SUM) and self.plan is None:
+            modifier = f"{self.modifier:+d}" if self.modifier else ""
+            text = f"{self.count}D{self.faces}{modifier}"
+            if self.kind == KIND_SUM:
+                return text + (f"{self.comparison}{self.target}" if self.comparison else "")
+            if self.target is not None:
+                text += f">={self.target}"
+            return f"{text}[{self.critical},{self.fumble}]"
+        return self.plan.notation
 
     def to_dict(self) -> dict[str, Any]:
         """Return every field as plain JSON types."""
-        return {name: getattr(self, name) for name in self.__dataclass_fields__}
+        return {name: getattr(self, name) for name in self.__dataclass_fields__ if name != "plan"}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "ParsedCommand":
@@ -552,8 +580,10 @@ class ParsedCommand:
 class CommandResult:
     command: ParsedCommand
     faces: tuple[int, ...]
-    total: int
+    total: int | None
     check: CheckResult | None
+    # Kind-specific results as JSON: faces per term ("groups"), successes, choices, repeats.
+    detail: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """Return the command, the faces and the verdict as plain JSON types."""
@@ -562,7 +592,12 @@ class CommandResult:
             "faces": list(self.faces),
             "total": self.total,
             "check": None if self.check is None else self.check.to_dict(),
+            "detail": self.detail,
         }
+
+    def summary(self) -> dict[str, Any]:
+        """Return what the room shows: the kind, the total, faces per term and the verdict."""
+        return {"kind": self.command.kind, "total": self.total, "groups": [], **self.detail}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "CommandResult":
@@ -572,183 +607,139 @@ class CommandResult:
         return result
 
 
-_DICE_RE = re.compile(r"(\d+)D(\d+)")
-_PART_RE = re.compile(
-    r"""
-      (?P<modifier>[+-]\d+)
-    | (?P<at>@)(?P<at_value>\d*)
-    | (?P<sharp>\#)(?P<sharp_value>\d*)
-    | (?P<compare>[<>=!]+)(?P<target>[+-]?\d+(?:[+-]\d+)*)?
-    | (?P<bracket>\[)(?P<bracket_body>[^\]]*)(?P<bracket_close>\])?
-    """,
-    re.VERBOSE,
-)
-_BRACKET_BODY_RE = re.compile(r"(\d*)(?:,(\d*))?")
-_SIGNED_TERM_RE = re.compile(r"[+-]?\d+")
-# A comment starting with one of these is almost surely the rest of the command split off
-# by a stray space ("2D6 +2>=10"); rolling a plain 2D6 then would silently mislead.
-_COMMAND_CHARACTERS = frozenset("+-@#[]<>=!")
-_EXAMPLES = "e.g. 2D6+2>=10, 2D6+1@11#3>=9, 2D6>=10[11,3], S2D6>=9 or 1D6+1"
+def _simple_parsed(text, kind, secret, label, plan, **values) -> ParsedCommand:
+    return ParsedCommand(
+        text=text,
+        kind=kind,
+        secret=secret,
+        count=values.get("count", 0),
+        faces=values.get("faces", 0),
+        modifier=values.get("modifier", 0),
+        target=values.get("target"),
+        critical=values.get("critical"),
+        fumble=values.get("fumble"),
+        label=label,
+        comparison=values.get("comparison"),
+        plan=plan,
+    )
 
 
-def _fold(signed_terms: str) -> int:
-    return sum(int(term) for term in _SIGNED_TERM_RE.findall(signed_terms))
+def _leading_dice(tree: Any, numbers_only: bool = False) -> tuple[Any, int] | None:
+    """Return (the dice, the modifier) of a sum shaped NdM+k-j…, else None.
 
-
-@dataclass
-class _CheckParts:
-    modifier: int = 0
-    modifier_blocks: int = 0
-    critical: int | None = None
-    fumble: int | None = None
-    target: int | None = None
-    has_target: bool = False
-    has_options: bool = False
-    has_brackets: bool = False
-
-
-# One sentence per value rather than the value's name filled in: a translation can then
-# word each naturally.
-_OPTION_MESSAGES = {
-    "critical": {
-        "missing": "'{symbol}' must be followed by the critical value in {command}",
-        "twice": "the critical value is given twice in {command}",
-    },
-    "fumble": {
-        "missing": "'{symbol}' must be followed by the fumble value in {command}",
-        "twice": "the fumble value is given twice in {command}",
-    },
-}
-
-
-def _read_option(parts: _CheckParts, symbol: str, digits: str, command: str) -> None:
-    name = "critical" if symbol == "@" else "fumble"
-    if parts.has_target:
-        raise CommandError(
-            "'{symbol}' must come before '>=' in {command} ({examples})",
-            symbol=symbol,
-            command=repr(command),
-            examples=_EXAMPLES,
-        )
-    if not digits:
-        raise CommandError(_OPTION_MESSAGES[name]["missing"], symbol=symbol, command=repr(command))
-    if getattr(parts, name) is not None:
-        raise CommandError(_OPTION_MESSAGES[name]["twice"], command=repr(command))
-    setattr(parts, name, int(digits))
-    parts.has_options = True
-
-
-def _read_brackets(parts: _CheckParts, match: re.Match[str], command: str) -> None:
-    body = match["bracket_body"]
-    if match["bracket_close"] is None:
-        raise CommandError("missing ']' in {command}", command=repr(command))
-    if parts.has_options:
-        raise CommandError(
-            "give critical/fumble either as @c#f or as [c,f], not both, in {command}",
-            command=repr(command),
-        )
-    numbers = _BRACKET_BODY_RE.fullmatch(body)
-    if numbers is None:
-        raise CommandError(
-            "[{body}] in {command} is not understood: brackets hold at most two numbers, "
-            "[critical,fumble], either of which may be left out",
-            body=body,
-            command=repr(command),
-        )
-    if numbers[1]:
-        parts.critical = int(numbers[1])
-    if numbers[2]:
-        parts.fumble = int(numbers[2])
-    parts.has_brackets = True
-
-
-def _read_check_parts(rest: str, command: str) -> _CheckParts:
-    parts = _CheckParts()
-    position = 0
-    previous_was_modifier = False
-    while position < len(rest):
-        if parts.has_brackets:
-            raise CommandError(
-                "nothing may follow ']' in {command}: found {rest}",
-                command=repr(command),
-                rest=repr(rest[position:]),
-            )
-        match = _PART_RE.match(rest, position)
-        if match is None:
-            unread = rest[position:]
-            if unread[0] in "+-":
-                raise CommandError(
-                    "'{sign}' must be followed by a number in {command}",
-                    sign=unread[0],
-                    command=repr(command),
-                )
-            raise CommandError(
-                "{unread} in {command} is not understood ({examples})",
-                unread=repr(unread),
-                command=repr(command),
-                examples=_EXAMPLES,
-            )
-        position = match.end()
-        is_modifier = match["modifier"] is not None
-        if is_modifier:
-            if parts.has_target:
-                raise CommandError(
-                    "the modifier must come before '>=' in {command}", command=repr(command)
-                )
-            if not previous_was_modifier:
-                parts.modifier_blocks += 1
-            if parts.modifier_blocks > 1:
-                raise CommandError(
-                    "write the modifier in one place, before or after @/#, in {command}",
-                    command=repr(command),
-                )
-            parts.modifier += int(match["modifier"])
-        elif match["at"] or match["sharp"]:
-            symbol = match["at"] or match["sharp"]
-            _read_option(parts, symbol, match["at_value"] or match["sharp_value"] or "", command)
-        elif match["compare"]:
-            operator = match["compare"]
-            if operator != ">=":
-                raise CommandError(
-                    "SRS checks compare with '>=' only; {operator} in {command} is not understood",
-                    operator=repr(operator),
-                    command=repr(command),
-                )
-            if parts.has_target:
-                raise CommandError("the target is given twice in {command}", command=repr(command))
-            if match["target"] is None:
-                raise CommandError(
-                    "the target number is missing after '>=' in {command}",
-                    command=repr(command),
-                )
-            parts.target = _fold(match["target"])
-            parts.has_target = True
-        else:
-            _read_brackets(parts, match, command)
-        previous_was_modifier = is_modifier
-    return parts
-
-
-def parse_command(
-    text: str, *, critical: int = DEFAULT_CRITICAL, fumble: int = DEFAULT_FUMBLE
-) -> ParsedCommand:
-    """Parse a BCDice-style SRS roll-box command such as ``2D6+2>=10`` or ``S1D6+1``.
-
-    Checks (2D6 only): ``2D6+m>=t``, ``2D6+m@c#f>=t``, ``2D6+m>=t[c,f]``, and the same
-    without ``>=t`` for critical/fumble only (``2D6[]``, ``2D6@11``). ``critical`` and
-    ``fumble`` are the table's values, used where the command gives none. Sums: ``NdM+k``
-    (N <= 100, M <= 1000), including a bare ``2D6``. A leading ``S`` makes the roll secret;
-    text after the first space is kept as the label. Raise CommandError otherwise.
+    SRS's check takes any arithmetic without dice after its 2D6 (``2D6+1*2``); the classic
+    NdM+k notation only plain numbers (``numbers_only``).
     """
-    _require_int("critical", critical)
-    _require_int("fumble", fumble)
-    if not isinstance(text, str):
-        raise CommandError("a command must be text, got {text}", text=repr(text))
-    stripped = text.strip()
-    if not stripped:
-        raise CommandError("the command is empty ({examples})", examples=_EXAMPLES)
+    node = tree
+    while isinstance(node, dice_grammar.BinOp) and node.op in "+-" and not node.rounding:
+        if node.right.has_dice or (numbers_only and not isinstance(node.right, dice_grammar.Num)):
+            return None
+        node = node.left
+    if not isinstance(node, dice_grammar.DiceRoll) or node.sides == D66:
+        return None
+    modifier = 0
+    node = tree
+    while isinstance(node, dice_grammar.BinOp):
+        value = dice_grammar.dice_free_value(node.right, strict=False)
+        modifier += value if node.op == "+" else -value
+        node = node.left
+    return node, modifier
+
+
+def _dice_shape(plan: Any) -> tuple[int, int]:
+    """Count the dice a plan rolls before any reroll, and their size if they share one."""
+    if isinstance(plan, dice_commands.SumCommand):
+        # A D66 value is two d6 faces.
+        pairs = [
+            (roll.count * 2, 6) if roll.sides == D66 else (roll.count, roll.sides)
+            for roll in _dice_nodes(plan.tree)
+        ]
+    elif isinstance(plan, dice_commands.BarabaraCommand):
+        pairs = list(plan.dice)
+    elif isinstance(plan, dice_commands.D66Command):
+        pairs = [(2, 6)]
+    else:
+        # Rerolled (U) dice are not a fixed number of fair faces; calc and choice roll none.
+        return (sum(count for count, _ in getattr(plan, "dice", ())), 0)
+    sizes = {sides for _, sides in pairs}
+    return sum(count for count, _ in pairs), (sizes.pop() if len(sizes) == 1 else 0)
+
+
+def _dice_nodes(node: Any):
+    if isinstance(node, dice_grammar.DiceRoll):
+        yield node
+    for child in ("body", "left", "right"):
+        if hasattr(node, child):
+            yield from _dice_nodes(getattr(node, child))
+
+
+def _check_command(text, secret, label, critical, fumble, modifier, target) -> ParsedCommand:
+    return ParsedCommand(
+        text=text,
+        kind=KIND_CHECK,
+        secret=secret,
+        count=2,
+        faces=6,
+        modifier=modifier,
+        target=target,
+        critical=critical,
+        fumble=fumble,
+        label=label,
+    )
+
+
+def _parse_sum(text, secret, label, plan, critical, fumble) -> ParsedCommand:
+    comparison = plan.comparison
+    leading = _leading_dice(plan.tree)
+    is_srs_shape = leading is not None and leading[0].literal == "2D6"
+    if is_srs_shape and comparison is not None and comparison.operator == ">=":
+        # BCDice's SRS system reads 2D6+m>=t as its check, with critical and fumble.
+        return _check_command(text, secret, label, critical, fumble, leading[1], comparison.target)
+    count, sides = _dice_shape(plan)
+    values = {
+        "count": count,
+        "faces": sides,
+        "target": comparison.target if comparison else None,
+        "comparison": comparison.operator if comparison else None,
+    }
+    classic = _leading_dice(plan.tree, numbers_only=True)
+    if classic is not None:
+        values.update(count=classic[0].count, faces=classic[0].sides, modifier=classic[1])
+        plan = None  # the classic NdM+k notation, as before
+    return _simple_parsed(text, KIND_SUM, secret, label, plan, **values)
+
+
+def _parse_word(text, command, label, critical, fumble) -> ParsedCommand:
+    # NFKC folds the full-width digits and letters that Japanese input methods often produce.
+    normalized = unicodedata.normalize("NFKC", command).upper()
+    secret = normalized.startswith("S")
+    body = normalized[1:] if secret else normalized
+    if dice_commands.has_check_options(body) and not dice_commands.uses_upper_dice(body):
+        parts = dice_commands.parse_check_options(body, command)
+        return _check_command(
+            text,
+            secret,
+            label,
+            critical if parts.critical is None else parts.critical,
+            fumble if parts.fumble is None else parts.fumble,
+            parts.modifier,
+            parts.target,
+        )
+    plan = dice_commands.parse_common(body, command)
+    if isinstance(plan, dice_commands.SumCommand):
+        return _parse_sum(text, secret, label, plan, critical, fumble)
+    count, sides = _dice_shape(plan)
+    values = {"count": count, "faces": sides}
+    if isinstance(plan, dice_commands.UpperCommand):
+        values["modifier"] = plan.modifier
+    if getattr(plan, "comparison", None) is not None:
+        values.update(target=plan.comparison.target, comparison=plan.comparison.operator)
+    return _simple_parsed(text, plan.kind, secret, label, plan, **values)
+
+
+def _split_label(text: str) -> tuple[str, str]:
     # str.split() also splits on the ideographic space (U+3000) that Japanese IMEs type.
-    split = stripped.split(maxsplit=1)
+    split = text.split(maxsplit=1)
     command = split[0]
     label = split[1] if len(split) > 1 else ""
     if len(command) > MAX_COMMAND_CHARS:
@@ -758,95 +749,196 @@ def parse_command(
             "remove the space before {label}: text after a space is read as a comment, "
             "so {text} would roll just {command}",
             label=repr(label),
-            text=repr(stripped),
+            text=repr(text),
             command=repr(command),
         )
-    # NFKC folds the full-width digits and letters that Japanese input methods often produce.
-    normalized = unicodedata.normalize("NFKC", command).upper()
-    secret = normalized.startswith("S")
-    body = normalized[1:] if secret else normalized
-    dice = _DICE_RE.match(body)
-    if dice is None:
+    return command, label
+
+
+def _parse_choice(text: str) -> ParsedCommand:
+    secret, plan, label = dice_commands.parse_choice(unicodedata.normalize("NFKC", text))
+    return _simple_parsed(text, KIND_CHOICE, secret, label, plan)
+
+
+def _parse_one(text: str, critical: int, fumble: int) -> ParsedCommand:
+    if dice_commands.is_choice(unicodedata.normalize("NFKC", text)):
+        return _parse_choice(text)
+    command, label = _split_label(text)
+    return _parse_word(text, command, label, critical, fumble)
+
+
+def _parse_repeat(text, repeat, rest, critical, fumble) -> ParsedCommand:
+    times = int(repeat[3])
+    if not 1 <= times <= dice_grammar.MAX_REPEATS:
         raise CommandError(
-            "{command} is not understood: a roll starts with NdM ({examples})",
-            command=repr(command),
-            examples=_EXAMPLES,
+            "repeat from 1 to {limit} times, not {times}",
+            limit=dice_grammar.MAX_REPEATS,
+            times=times,
         )
-    count, faces = int(dice[1]), int(dice[2])
-    if count > MAX_DICE_COUNT:
+    if not rest:
         raise CommandError(
-            "too many dice in {command}: N must be ≤ {limit} (NdM)",
-            command=repr(command),
-            limit=MAX_DICE_COUNT,
+            "{command} must be followed by the command to repeat, as in x3 2D6+1>=8",
+            command=repr(text),
         )
-    if faces > MAX_DICE_FACES:
+    inner_word = unicodedata.normalize("NFKC", rest.split(maxsplit=1)[0]).upper()
+    if dice_commands.REPEAT_RE.fullmatch(inner_word):
+        raise CommandError("a repeat cannot hold another repeat: {command}", command=repr(text))
+    inner = _parse_one(rest, critical, fumble)
+    if inner.count * times > dice_grammar.MAX_DRAWS:
         raise CommandError(
-            "too many faces in {command}: M must be ≤ {limit} (NdM)",
-            command=repr(command),
-            limit=MAX_DICE_FACES,
+            "{command} rolls more than {limit} dice in all",
+            command=repr(text),
+            limit=dice_grammar.MAX_DRAWS,
         )
-    if count < 1 or faces < 1:
+    return replace(
+        inner,
+        text=text,
+        kind=KIND_REPEAT,
+        secret=bool(repeat[1]) or inner.secret,
+        count=inner.count * times,
+        modifier=0,
+        target=None,
+        comparison=None,
+        plan=RepeatPlan(times, inner),
+    )
+
+
+def parse_command(
+    text: str, *, critical: int = DEFAULT_CRITICAL, fumble: int = DEFAULT_FUMBLE
+) -> ParsedCommand:
+    """Parse a roll-box command: BCDice's common commands and SRS's own check.
+
+    SRS checks (2D6 and modifiers only): ``2D6+m>=t``, ``2D6+m@c#f>=t``, ``2D6+m>=t[c,f]``,
+    and without ``>=t`` for critical/fumble only (``2D6[]``, ``2D6@11``); the modifier may be
+    arithmetic (``2D6+1*2>=8``). ``critical`` and ``fumble`` are the table's values, used
+    where the command gives none. Everything else follows BCDice's common commands as
+    dice_commands describes them (sums and comparisons, B and U dice, D66, C(...), choice,
+    repeat), with its limits. A leading ``S`` makes the roll secret; text after the command
+    (after the first space, or after a choice's list) is kept as the label. Raise
+    CommandError otherwise.
+    """
+    _require_int("critical", critical)
+    _require_int("fumble", fumble)
+    if not isinstance(text, str):
+        raise CommandError("a command must be text, got {text}", text=repr(text))
+    stripped = text.strip()
+    if not stripped:
+        raise CommandError("the command is empty ({examples})", examples=_EXAMPLES)
+    first, rest = (stripped.split(maxsplit=1) + [""])[:2]
+    repeat = dice_commands.REPEAT_RE.fullmatch(unicodedata.normalize("NFKC", first).upper())
+    if repeat:
+        parsed = _parse_repeat(stripped, repeat, rest, critical, fumble)
+    else:
+        parsed = _parse_one(stripped, critical, fumble)
+    if len(parsed.notation) > MAX_NOTATION_CHARS:
         raise CommandError(
-            "{command} rolls nothing: N and M in NdM must be at least 1", command=repr(command)
+            "the command is longer than {limit} characters", limit=MAX_NOTATION_CHARS
         )
-    parts = _read_check_parts(body[dice.end() :], command)
-    is_check = parts.has_target or parts.has_options or parts.has_brackets
-    if not is_check:
-        return ParsedCommand(
-            text=stripped,
-            kind=KIND_SUM,
-            secret=secret,
-            count=count,
-            faces=faces,
-            modifier=parts.modifier,
-            target=None,
-            critical=None,
-            fumble=None,
-            label=label,
+    return parsed
+
+
+class _GivenFaces:
+    """Hands out faces rolled earlier (by a test, or stored with a roll) in order."""
+
+    def __init__(self, dice: Sequence[int]):
+        if isinstance(dice, str | bytes) or not isinstance(dice, Sequence):
+            raise ValueError(f"dice must be a sequence of faces, got {dice!r}")
+        self.dice = dice
+        self.used = 0
+
+    def __call__(self, count: int, sides: int) -> list[int]:
+        faces = list(self.dice[self.used : self.used + count])
+        if len(faces) < count:
+            raise ValueError(f"the command needs more than the {len(self.dice)} dice given")
+        for face in faces:
+            if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= sides:
+                raise ValueError(f"a d{sides} face must be an int from 1 to {sides}, got {face!r}")
+        self.used += count
+        return faces
+
+    def finish(self) -> None:
+        if self.used != len(self.dice):
+            raise ValueError(f"the command used {self.used} dice, got {len(self.dice)}")
+
+
+class _CountedDraw:
+    """Keeps the faces drawn, in order, so a result can be re-decided from them later."""
+
+    def __init__(self, draw: dice_grammar.Draw):
+        self.draw = draw
+        self.faces: list[int] = []
+
+    def __call__(self, count: int, sides: int) -> list[int]:
+        faces = list(self.draw(count, sides))
+        self.faces.extend(faces)
+        return faces
+
+
+def _roll_single(parsed: ParsedCommand, draw: _CountedDraw, counter: list[int]) -> CommandResult:
+    tally = dice_grammar.Tally(draw, parsed.text, counter)
+    start = len(draw.faces)
+    if parsed.kind == KIND_CHECK:
+        faces = tally.faces(2, 6)
+        tally.group("2D6", 6, faces)
+        # The typed modifier already folds judgement value and modifiers together, as in BCDice.
+        verdict = check(
+            0,
+            faces,
+            modifier=parsed.modifier,
+            difficulty=parsed.target,
+            critical=parsed.critical,
+            fumble=parsed.fumble,
         )
-    if (count, faces) != (2, 6):
-        raise CommandError(
-            "SRS checks roll 2D6, so {command} cannot take a target, critical or fumble; "
-            "{dice} with only a modifier is a plain sum",
-            command=repr(command),
-            dice=f"{count}D{faces}",
-        )
-    return ParsedCommand(
-        text=stripped,
-        kind=KIND_CHECK,
-        secret=secret,
-        count=count,
-        faces=faces,
-        modifier=parts.modifier,
-        target=parts.target,
-        critical=critical if parts.critical is None else parts.critical,
-        fumble=fumble if parts.fumble is None else parts.fumble,
-        label=label,
+        total = sum(faces) + parsed.modifier
+        detail = {"groups": tally.groups}
+    elif parsed.plan is None:
+        faces = tally.faces(parsed.count, parsed.faces)
+        tally.group(f"{parsed.count}D{parsed.faces}", parsed.faces, faces)
+        total, verdict = sum(faces) + parsed.modifier, None
+        detail = {"groups": tally.groups}
+        if parsed.comparison:
+            comparison = dice_grammar.Comparison(parsed.comparison, parsed.target)
+            detail.update(
+                comparison=parsed.comparison,
+                target=parsed.target,
+                success=comparison.holds(total),
+            )
+    else:
+        total, extra = parsed.plan.roll(tally)
+        verdict, detail = None, {"groups": tally.groups, **extra}
+    return CommandResult(
+        command=parsed, faces=tuple(draw.faces[start:]), total=total, check=verdict, detail=detail
+    )
+
+
+def _repeated_summary(result: CommandResult) -> dict[str, Any]:
+    summary = {"notation": result.command.notation, **result.summary()}
+    if result.check is not None:
+        summary["check"] = result.check.to_dict()
+    return summary
+
+
+def _roll_parsed(parsed: ParsedCommand, draw: dice_grammar.Draw) -> CommandResult:
+    counted = _CountedDraw(draw)
+    counter = [0]
+    if parsed.kind != KIND_REPEAT:
+        return _roll_single(parsed, counted, counter)
+    plan = parsed.plan
+    results = [_roll_single(plan.inner, counted, counter) for _ in range(plan.times)]
+    return CommandResult(
+        command=parsed,
+        faces=tuple(counted.faces),
+        total=None,
+        check=None,
+        detail={"groups": [], "rolls": [_repeated_summary(result) for result in results]},
     )
 
 
 def _resolve_command(parsed: ParsedCommand, dice: Sequence[int]) -> CommandResult:
-    if isinstance(dice, str | bytes) or not isinstance(dice, Sequence):
-        raise ValueError(f"dice must be a sequence of faces, got {dice!r}")
-    if len(dice) != parsed.count:
-        raise ValueError(f"{parsed.notation} needs {parsed.count} dice, got {len(dice)}")
-    for face in dice:
-        if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= parsed.faces:
-            raise ValueError(f"a d{parsed.faces} face must be an int from 1 to {parsed.faces}")
-    faces = tuple(dice)
-    total = sum(faces) + parsed.modifier
-    if parsed.kind == KIND_SUM:
-        return CommandResult(command=parsed, faces=faces, total=total, check=None)
-    # The typed modifier already folds judgement value and modifiers together, as in BCDice.
-    verdict = check(
-        0,
-        faces,
-        modifier=parsed.modifier,
-        difficulty=parsed.target,
-        critical=parsed.critical,
-        fumble=parsed.fumble,
-    )
-    return CommandResult(command=parsed, faces=faces, total=total, check=verdict)
+    given = _GivenFaces(dice)
+    result = _roll_parsed(parsed, given)
+    given.finish()
+    return result
 
 
 def roll_command(
@@ -856,10 +948,10 @@ def roll_command(
     critical: int = DEFAULT_CRITICAL,
     fumble: int = DEFAULT_FUMBLE,
 ) -> CommandResult:
-    """Resolve a roll-box command with faces already rolled (one per die the command needs).
+    """Resolve a roll-box command with faces already rolled, in the order it draws them.
 
     ``critical`` and ``fumble`` are the table's values; ``@c#f`` or ``[c,f]`` in the
-    command wins over them.
+    command wins over them. Raise ValueError when the faces do not fit the command.
     """
     return _resolve_command(parse_command(text, critical=critical, fumble=fumble), dice)
 
@@ -873,9 +965,7 @@ def roll_command_random(
 ) -> CommandResult:
     """Parse and roll a roll-box command, with the operating system's generator by default."""
     parsed = parse_command(text, critical=critical, fumble=fumble)
-    generator = _SYSTEM_RANDOM if rng is None else rng
-    faces = [generator.randint(1, parsed.faces) for _ in range(parsed.count)]
-    return _resolve_command(parsed, faces)
+    return _roll_parsed(parsed, lambda count, sides: draw_faces(count, sides, rng))
 
 
 # --------------------------------------------------------------------------- amounts
@@ -905,7 +995,8 @@ def amount_parse(text: str) -> Amount:
             raise CommandError("An amount is at most 999.")
         return Amount(text=text, fixed=number, command=None)
     parsed = parse_command(text)
-    if parsed.kind != KIND_SUM or parsed.secret:
+    # Only NdM+k: its least value is count + modifier, which the scene forms rely on.
+    if parsed.kind != KIND_SUM or parsed.secret or parsed.plan is not None or parsed.comparison:
         raise CommandError(
             "{text} is not a number or a dice sum such as 1D6 or 2D6+1.", text=repr(text)
         )
@@ -916,7 +1007,6 @@ def amount_roll(amount: Amount, rng: Random | None = None) -> tuple[int, tuple[i
     """Return the amount's value and the faces rolled for it (none for a fixed number)."""
     if amount.command is None:
         return amount.fixed or 0, ()
-    generator = _SYSTEM_RANDOM if rng is None else rng
-    faces = [generator.randint(1, amount.command.faces) for _ in range(amount.command.count)]
+    faces = draw_faces(amount.command.count, amount.command.faces, rng)
     result = _resolve_command(amount.command, faces)
     return max(0, result.total), result.faces

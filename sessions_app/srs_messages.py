@@ -16,10 +16,6 @@ COMMAND_MESSAGES = [
     gettext_noop("An amount is at most 999."),
     gettext_noop("SRS checks compare with '>=' only; {operator} in {command} is not understood"),
     gettext_noop(
-        "SRS checks roll 2D6, so {command} cannot take a target, critical or fumble; "
-        "{dice} with only a modifier is a plain sum"
-    ),
-    gettext_noop(
         "[{body}] in {command} is not understood: brackets hold at most two numbers, "
         "[critical,fumble], either of which may be left out"
     ),
@@ -45,7 +41,35 @@ COMMAND_MESSAGES = [
     gettext_noop("{command} rolls nothing: N and M in NdM must be at least 1"),
     gettext_noop("{text} is not a number or a dice sum such as 1D6 or 2D6+1."),
     gettext_noop("{unread} in {command} is not understood ({examples})"),
-    gettext_noop("e.g. 2D6+2>=10, 2D6+1@11#3>=9, 2D6>=10[11,3], S2D6>=9 or 1D6+1"),
+    gettext_noop(
+        "e.g. 2D6+2>=10, 2D6>=10[11,3], 3D6/2, 5B6>=4, 3U6[6], D66, C(10*3+2), "
+        "choice[a,b,c], x3 2D6 or S2D6>=9"
+    ),
+    # BCDice's common commands (dice_commands.py).
+    gettext_noop("a repeat cannot hold another repeat: {command}"),
+    gettext_noop(
+        "choice lists its items as choice[a,b,c], choice(a,b,c) or choice a b c, not {command}"
+    ),
+    gettext_noop("choose from at most {limit} items"),
+    gettext_noop("give the reroll threshold of {command} as [t] or as @t, not both"),
+    gettext_noop("missing ')' in {command}"),
+    gettext_noop("missing {closer} in {command}"),
+    gettext_noop(
+        "only an SRS check (2D6 and modifiers) takes a critical or fumble value, "
+        "not {command}; a plain sum or comparison has neither"
+    ),
+    gettext_noop("repeat from 1 to {limit} times, not {times}"),
+    gettext_noop("the number of dice and of sides cannot be rolled in {command}"),
+    gettext_noop("the target in {command} cannot roll dice"),
+    gettext_noop("the target number is missing after {operator} in {command}"),
+    gettext_noop("{command} divides by zero"),
+    gettext_noop("{command} ends too early"),
+    gettext_noop("{command} has nothing to choose from"),
+    gettext_noop("{command} must be followed by the command to repeat, as in x3 2D6+1>=8"),
+    gettext_noop("{command} needs a reroll threshold of at least 2, as in 3U6[6] or 3U6>=6@6"),
+    gettext_noop("{command} picks {takes} items from only {count}"),
+    gettext_noop("{command} rolls more than {limit} dice in all"),
+    gettext_noop("{command} rolls no dice: add NdM, or calculate with C({command_body})"),
 ]
 
 

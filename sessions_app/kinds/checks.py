@@ -2,6 +2,7 @@
 
 from typing import Literal, NotRequired, TypedDict
 
+from .. import srs
 from .registry import Kind, Panel, Topic, kind_register
 
 
@@ -75,8 +76,52 @@ class CommandSum(Roll):
     command: str
 
 
+class DiceGroup(TypedDict):
+    """The faces one term of a roll-box command rolled (2D6, 5B6, 3U6, D66 …)."""
+
+    notation: str
+    sides: int
+    faces: list[int]
+    dice: NotRequired[list[list[int]]]  # U dice: each die and its rerolls; NdD66: each pair
+    values: NotRequired[list[int]]  # what each die of `dice` counts for
+
+
+class CommandOutcome(TypedDict):
+    """srs.CommandResult.summary(): what a BCDice-style command gave."""
+
+    kind: str  # sum, check, barabara, upper, d66, calc, choice, repeat
+    total: int | None  # None for a choice or a repeat
+    groups: list[DiceGroup]
+    comparison: NotRequired[str]  # >=, >, <=, <, =, <>
+    target: NotRequired[int]
+    success: NotRequired[bool]  # a sum compared with its target
+    successes: NotRequired[int]  # B and U dice compared one by one
+    maximum: NotRequired[int]  # U dice without a comparison: the largest die
+    threshold: NotRequired[int]  # U dice: rerolled at this face or more
+    modifier: NotRequired[int]  # U dice: added to each die
+    chosen: NotRequired[list[str]]
+
+
+class RepeatedCommand(CommandOutcome):
+    """One roll of a repeat (x3 …)."""
+
+    notation: str
+    check: NotRequired[CheckResult]  # when the repeated command is an SRS check
+
+
+class CommandRolled(Roll, CommandOutcome):
+    """A roll-box command in BCDice's common syntax, with its faces per term."""
+
+    command_modifier: int
+    sides: int  # 0 when the dice differ in size or are rerolled
+    command: str
+    rolls: NotRequired[list[RepeatedCommand]]
+
+
 class CommandCheck(CommandSum, CheckResult):
     """A roll-box command with a difficulty or a judgement value: a check of its own."""
+
+    groups: NotRequired[list[DiceGroup]]  # events from before BCDice's commands lack it
 
 
 class RevealedCheckRoll(CheckRoll):
@@ -88,6 +133,10 @@ class RevealedCommandSum(CommandSum):
 
 
 class RevealedCommandCheck(CommandCheck):
+    revealed_by: str
+
+
+class RevealedCommandRolled(CommandRolled):
     revealed_by: str
 
 
@@ -259,6 +308,43 @@ _COMMAND_ROLLS = (
         "secret": True,
     },
 )
+
+
+def _command_rolled(text: str, faces: list[int], label: str = "") -> dict:
+    """A roll-box payload as command_roll stores one, decided by the rules themselves."""
+    result = srs.roll_command(text, faces)
+    command = result.command
+    return {
+        **_COMMAND_SUM,
+        "faces": faces,
+        "label": label,
+        "secret": command.secret,
+        **result.summary(),
+        **(result.check.to_dict() if result.check else {}),
+        "command_modifier": command.modifier,
+        "sides": command.faces,
+        "command": ("S" if command.secret else "") + command.notation,
+    }
+
+
+# One of each kind of BCDice's common commands, in the shape they are stored today.
+_BCDICE_ROLLS = (
+    _command_rolled("2D6+1*2>=8", [3, 4], label="Climb"),
+    _command_rolled("3D6>=10", [2, 3, 4]),
+    _command_rolled("(2D6+1D4)*2", [5, 3, 4]),
+    _command_rolled("3D6/2U", [1, 2, 4]),
+    _command_rolled("S5B6>=4", [1, 4, 6, 2, 5]),
+    _command_rolled("2B6+3B8", [1, 2, 3, 4, 8]),
+    _command_rolled("3U6[6]", [6, 5, 2, 6, 6, 1]),
+    _command_rolled("2U6[6]+1>=7", [6, 5, 2]),
+    _command_rolled("D66", [5, 2]),
+    _command_rolled("2D66", [6, 6, 5, 4]),
+    _command_rolled("C(10*3+2)", []),
+    _command_rolled("choice[north,south,east] door", [2], label="door"),
+    _command_rolled("x3 2D6+1>=8 attack", [6, 6, 3, 4, 1, 1], label="attack"),
+    _command_rolled("x2 5B6>=5", [1, 5, 6, 2, 2, 6, 6, 6, 1, 1]),
+)
+
 _CHECK_REQUESTED = {
     "request_id": 5,
     "character": "Aki",
@@ -319,16 +405,20 @@ kind_register(
     ),
     Kind(
         name="command_rolled",
-        payload=CommandSum | CommandCheck,
-        samples=_COMMAND_ROLLS,
+        payload=CommandSum | CommandCheck | CommandRolled,
+        samples=_COMMAND_ROLLS + _BCDICE_ROLLS,
         topic=Topic.CHECKS,
         actor_sees_more=True,
     ),
     Kind(
         name="roll_revealed",
-        payload=RevealedCheckRoll | RevealedCommandSum | RevealedCommandCheck,
+        payload=RevealedCheckRoll
+        | RevealedCommandSum
+        | RevealedCommandCheck
+        | RevealedCommandRolled,
         samples=tuple(
-            {**roll, "revealed_by": "gm"} for roll in (_CHECK_ROLL, *_COMMAND_ROLLS[::2])
+            {**roll, "revealed_by": "gm"}
+            for roll in (_CHECK_ROLL, *_COMMAND_ROLLS[::2], *_BCDICE_ROLLS[::3])
         ),
         topic=Topic.CHECKS,
     ),

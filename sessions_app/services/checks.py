@@ -536,10 +536,11 @@ def command_roll(
             command=(("S" if command.secret else "") + command.notation),
             faces=list(result.faces),
             result={
-                "total": result.total,
-                "kind": command.kind,
+                **result.summary(),
                 **(check_result.to_dict() if check_result else {}),
                 "command_modifier": command.modifier,
+                # 0 when the dice differ in size or are rerolled: the statistics then leave
+                # the roll out of the 2D6 counts.
                 "sides": command.faces,
             },
             secret=command.secret,

@@ -85,6 +85,15 @@ def complement(chance) -> Fraction:
 
 
 @register.filter
+def item(values, index):
+    """Return values[index], or "" when there is none (a template cannot subscript)."""
+    try:
+        return values[int(index)]
+    except (IndexError, KeyError, TypeError, ValueError):
+        return ""
+
+
+@register.filter
 def die_src(face) -> str:
     """URL of the picture of a d6 face (through the storage, so hashed names work)."""
     return static(f"img/dice/d{int(face)}.svg")

@@ -21,6 +21,21 @@ COMMANDS_WITH_FACES = [
     (command, (3, 4, 5) if command.startswith("3D6") else (3, 4)) for command in COMMANDS
 ]
 PARSE_ROUNDS = 4000
+# What players coming from BCDice type, one of each kind, with faces for every die drawn.
+MIXED_COMMANDS_WITH_FACES = [
+    ("2D6+1*2>=8 climb", (3, 4)),
+    ("3D6/2U", (1, 2, 4)),
+    ("(2D6+1D4)*2", (5, 3, 4)),
+    ("2D6+1D6<=9", (1, 2, 6)),
+    ("S5B6>=4", (1, 4, 6, 2, 5)),
+    ("2B6+3B8", (1, 2, 3, 4, 8)),
+    ("3U6[6]+1>=7", (6, 5, 2, 1)),
+    ("D66", (5, 2)),
+    ("C(10*3+2)", ()),
+    ("choice[north,south,east]", (2,)),
+    ("x3 2D6+1>=8 attack", (6, 6, 3, 4, 1, 1)),
+]
+MIXED_ROUNDS = 1000
 
 
 def median_seconds(work, repeats=REPEATS):
@@ -64,6 +79,24 @@ def roll_all_commands():
             srs.roll_command(command, faces)
 
 
+def parse_mixed_commands():
+    for _ in range(MIXED_ROUNDS):
+        for command, _faces in MIXED_COMMANDS_WITH_FACES:
+            srs.parse_command(command)
+
+
+def roll_mixed_commands():
+    for _ in range(MIXED_ROUNDS):
+        for command, faces in MIXED_COMMANDS_WITH_FACES:
+            srs.roll_command(command, faces)
+
+
+def roll_mixed_commands_at_random():
+    for _ in range(MIXED_ROUNDS):
+        for command, _faces in MIXED_COMMANDS_WITH_FACES:
+            srs.roll_command_random(command)
+
+
 def main():
     calls = 2 * len(VALUE_PAIRS)
     per_call = median_seconds(contest_chances_for_all_pairs) / calls
@@ -77,6 +110,14 @@ def main():
     print(f"parse_command: {rate:,.0f} parses per second")
     rate = parses / median_seconds(roll_all_commands, repeats=3)
     print(f"roll_command: {rate:,.0f} parses per second")
+    mixed = MIXED_ROUNDS * len(MIXED_COMMANDS_WITH_FACES)
+    kinds = len(MIXED_COMMANDS_WITH_FACES)
+    rate = mixed / median_seconds(parse_mixed_commands, repeats=3)
+    print(f"parse_command, {kinds} BCDice command kinds mixed: {rate:,.0f} parses per second")
+    rate = mixed / median_seconds(roll_mixed_commands, repeats=3)
+    print(f"roll_command, same mix with given faces: {rate:,.0f} rolls per second")
+    rate = mixed / median_seconds(roll_mixed_commands_at_random, repeats=3)
+    print(f"roll_command_random, same mix (system generator): {rate:,.0f} rolls per second")
 
 
 if __name__ == "__main__":

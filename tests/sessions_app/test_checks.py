@@ -10,6 +10,7 @@ from django.test.utils import CaptureQueriesContext
 
 from sessions_app import srs
 from sessions_app.models import CheckRequest, Contest, Roll, TimelineEvent
+from sessions_app.selectors.stats import dice_rows_for_session
 from sessions_app.selectors.timeline import visible_events
 from sessions_app.services import checks as check_services
 from sessions_app.services.checks import (
@@ -674,3 +675,43 @@ def test_rng_wiring_gives_uniform_ordered_pairs():
     # Upper bound of chi-square with 35 degrees of freedom at p = 1e-6 (Wilson–Hilferty).
     assert len(counts) == 36
     assert chi_square < 90.5
+
+
+@pytest.mark.parametrize(
+    ("text", "faces", "counted_as_2d6"),
+    [
+        ("D66", (3, 5), True),
+        ("1D6+1D6", (3, 5), True),
+        ("1D6+1D8", (3, 5), False),
+        ("1U6[6]", (6, 2), False),
+        ("choice[a,b]", (2,), False),
+    ],
+)
+def test_command_roll_counts_as_2d6_only_with_two_plain_d6(
+    session, player, text, faces, counted_as_2d6
+):
+    command_roll(session=session, by=player, text=text, faces=faces)
+
+    (row,) = dice_rows_for_session(session=session, user=player, is_gm=False)
+    assert row.is_2d6 is counted_as_2d6
+
+
+def test_command_roll_stores_bcdice_results_for_the_card(session, player):
+    roll = command_roll(session=session, by=player, text="S5B6>=4 ambush", faces=(1, 4, 6, 2, 5))
+
+    assert roll.secret and roll.command == "S5B6>=4" and roll.label == "ambush"
+    assert (roll.result["kind"], roll.result["successes"]) == ("barabara", 3)
+    assert roll.result["groups"] == [{"notation": "5B6", "sides": 6, "faces": [1, 4, 6, 2, 5]}]
+    event = TimelineEvent.objects.get(kind="command_rolled")
+    assert event.visibility == TimelineEvent.Visibility.USERS
+    assert list(event.audience.values_list("pk", flat=True)) == [player.pk]
+
+
+def test_revealing_a_secret_bcdice_roll_shows_its_card_to_everyone(session, player):
+    roll = command_roll(session=session, by=player, text="Sx2 2U6[6]>=7", faces=(6, 1, 2, 3, 4))
+
+    roll_reveal(roll=roll, by=player)
+
+    event = TimelineEvent.objects.get(kind="roll_revealed")
+    assert event.visibility == TimelineEvent.Visibility.EVERYONE
+    assert [each["successes"] for each in event.payload["rolls"]] == [1, 0]

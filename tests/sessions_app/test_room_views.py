@@ -522,3 +522,63 @@ def test_contest_opened_line_names_a_side_s_own_critical_and_fumble(ren_client, 
 
     assert "Aki: Critical / fumble 11 / 2" in page
     assert "Ren: Critical / fumble" not in page
+
+
+# Faces the room's one source of dice hands out for each command below, in draw order.
+_ROLL_BOX_CARDS = [
+    ("3D6/2U", [1, 2, 4], ["3D6/2U", "= <strong>4</strong>"]),
+    ("2D6+1D6>=8", [1, 2, 6], ["2D6+1D6&gt;=8", "Success"]),
+    ("2D6<=4", [3, 4], ["2D6&lt;=4", "Failure"]),
+    ("2D6+1*2>=8", [3, 3], ["2D6+2&gt;=8", "Achievement <strong>8</strong>", "Success"]),
+    (
+        "5B6>=4",
+        [1, 4, 6, 2, 5],
+        ["5B6&gt;=4", "Number of successes <strong>3</strong>", "each &gt;=4"],
+    ),
+    ("2B6+3B8", [1, 2, 3, 4, 8], ["2B6+3B8", ">3B8<", "die showing 8"]),
+    (
+        "3U6[6]",
+        [6, 5, 2, 1],
+        ["3U6[6]", "Largest <strong>11</strong>", "Total <strong>14</strong>"],
+    ),
+    ("D66", [5, 2], ["D66", "= <strong>52</strong>"]),
+    ("C(10*3+2)", [], ["C(10*3+2)", "= <strong>32</strong>"]),
+    ("choice[north,south,east]", [2], ["choice[north,south,east]", "Chosen: <strong>south"]),
+    ("x2 2D6+1>=8", [6, 6, 1, 2], ["x2 2D6+1&gt;=8", "Critical", "Failure"]),
+]
+
+
+@pytest.mark.parametrize(("text", "faces", "shown"), _ROLL_BOX_CARDS)
+def test_roll_box_shows_each_bcdice_command_kind(
+    player_client, session, monkeypatch, text, faces, shown
+):
+    handed_out = iter(faces)
+    monkeypatch.setattr(
+        "sessions_app.srs.draw_faces",
+        lambda count, sides, rng=None: [next(handed_out) for _ in range(count)],
+    )
+
+    response = player_client.post(_url("roll_box", session), {"text": text}, **HTMX)
+    page = player_client.get(_url("session_room", session)).content.decode()
+
+    assert b'role="alert"' not in response.content
+    card = page[page.index('<div class="roll-card') :]
+    for piece in shown:
+        assert piece in card
+    assert Roll.objects.get().faces == faces
+
+
+def test_roll_box_secret_bcdice_command_stays_with_its_roller(
+    player_client, gm_client, session, table
+):
+    other = Client()
+    other_member = MembershipFactory(table=table).user
+    other.force_login(other_member)
+
+    player_client.post(_url("roll_box", session), {"text": "S7B6>=5 ambush"}, **HTMX)
+
+    assert "7B6&gt;=5" in player_client.get(_url("session_room", session)).content.decode()
+    assert "7B6&gt;=5" in gm_client.get(_url("session_room", session)).content.decode()
+    other_page = other.get(_url("session_room", session)).content.decode()
+    assert "7B6" not in other_page and "ambush" not in other_page
+    assert "made a secret roll" in other_page

@@ -85,14 +85,14 @@ def test_parsed_command_notation(text, notation):
         ("", "empty"),
         ("   ", "empty"),
         ("hello", "a roll starts with NdM"),
-        ("2D", "a roll starts with NdM"),
-        ("D6", "a roll starts with NdM"),
+        ("*2D6", "a roll starts with NdM"),
         ("2D6>=", "target number is missing"),
-        ("3D6>=10", "SRS checks roll 2D6"),
-        ("1D6[]", "SRS checks roll 2D6"),
-        ("2D10@9", "SRS checks roll 2D6"),
-        ("101D6", "N must be ≤ 100"),
-        ("1D1001", "M must be ≤ 1000"),
+        ("3D6@11>=10", "only an SRS check"),
+        ("1D6[]", "only an SRS check"),
+        ("2D10@9", "only an SRS check"),
+        ("2D6+1D6@11", "only an SRS check"),
+        ("201D6", "N must be ≤ 200"),
+        ("1D10001", "M must be ≤ 10000"),
         ("0D6", "at least 1"),
         ("1D0", "at least 1"),
         ("2D6[12,2,1]", r"\[12,2,1\]"),
@@ -104,13 +104,12 @@ def test_parsed_command_notation(text, notation):
         ("2D6#3#4", "fumble value is given twice"),
         ("2D6@11[12]", "not both"),
         ("2D6[11]>=10", "nothing may follow"),
-        ("2D6>10", "'>=' only"),
-        ("2D6<=10", "'>=' only"),
-        ("2D6=>10", "'>=' only"),
+        ("2D6@11>10", "'>=' only"),
+        ("2D6<=10[11]", "'>=' only"),
         ("2D6>=10>=11", "target is given twice"),
         ("2D6>=10@11", "before '>='"),
         ("2D6+", "'\\+' must be followed by a number"),
-        ("2D6++1", "'\\+' must be followed by a number"),
+        ("2D6*", "'\\*' must be followed by a number"),
         ("2D6+1@11+2>=10", "one place"),
         ("2D6x2", "(?i)'x2'"),
         ("2D6 +2>=10", "remove the space"),
@@ -208,7 +207,7 @@ def test_roll_command_random_refuses_before_rolling():
             raise AssertionError("rolled a refused command")
 
     with pytest.raises(srs.CommandError):
-        srs.roll_command_random("3D6>=10", ExplodingRandom())
+        srs.roll_command_random("3D6@11>=10", ExplodingRandom())
 
 
 @pytest.mark.parametrize(
