@@ -232,6 +232,8 @@ INVITE_LIFETIME_DAYS = int(os.environ.get("INVITE_LIFETIME_DAYS", "14"))
 
 if not DEBUG:
     SECURE_SSL_REDIRECT = _env_flag("SECURE_SSL_REDIRECT", True)
+    # Safe only because daphne listens on loopback behind nginx, which sets the header on
+    # every request and never passes a client's own on (deploy/nginx/srs-table-proxy.conf).
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", str(60 * 60 * 24 * 365)))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
