@@ -182,6 +182,7 @@ def highest_rate(deployments, tables, label: str) -> None:
             sustained = (
                 result.percentile(0.99) < 1.0
                 and result.lost == 0
+                and result.unopened == 0
                 and result.post_errors == 0
                 and result.posted_per_second >= 0.9 * rate
             )

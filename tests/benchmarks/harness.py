@@ -222,6 +222,7 @@ def _request(connection, method: str, path: str, fields: dict | None, headers: d
 @dataclass
 class Result:
     sockets: int
+    unopened: int
     rooms: int
     events: int
     post_errors: int
@@ -247,7 +248,8 @@ class Result:
             f"{label:<44} p50 {self.percentile(0.5) * 1000:7.1f} ms"
             f"  p99 {self.percentile(0.99) * 1000:7.1f} ms"
             f"  lost {self.lost}/{self.expected}"
-            f"  posts {self.posted_per_second:6.1f}/s ({self.post_errors} refused)"
+            + (f" ({self.unopened} sockets refused)" if self.unopened else "")
+            + f"  posts {self.posted_per_second:6.1f}/s ({self.post_errors} refused)"
             f"  server CPU {self.usage.get('server_cpu_percent', 0):5.0f}%"
             f"  machine {self.usage.get('machine_busy_percent', 0):3.0f}%"
             f"  load {self.usage.get('load_1min', 0):4.1f}"
@@ -259,29 +261,49 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
 
 
-async def open_sockets(rooms: Rooms, per_room: int, *, at_once: int = 20) -> list[tuple]:
-    """`per_room` websockets in each room, opened `at_once` at a time: (room, socket)."""
+async def open_sockets(
+    rooms: Rooms, per_room: int, *, at_once: int = 10, attempts: int = 3
+) -> tuple[list[tuple], int]:
+    """`per_room` websockets in each room, opened `at_once` at a time: the (room, socket)
+    pairs, and how many could not be opened in `attempts` tries (a server too busy to
+    finish its handshakes in time refuses some: that is a result, not a crash)."""
     from websockets.asyncio.client import connect
 
     base = rooms.deployment.url.replace("http://", "ws://")
     gate = asyncio.Semaphore(at_once)
 
     async def one(room: int):
-        async with gate:
-            socket = await connect(
-                base + rooms.socket_path(room),
-                additional_headers=rooms.socket_headers(room),
-                ping_interval=None,
-                max_queue=None,
-                open_timeout=60,
-            )
-            if rooms.hello:
-                await socket.send(rooms.hello)
-            return room, socket
+        for attempt in range(attempts):
+            async with gate:
+                try:
+                    socket = await connect(
+                        base + rooms.socket_path(room),
+                        additional_headers=rooms.socket_headers(room),
+                        ping_interval=None,
+                        max_queue=None,
+                        open_timeout=60,
+                    )
+                except (OSError, TimeoutError, websockets_errors()) as error:
+                    last = error
+                else:
+                    if rooms.hello:
+                        await socket.send(rooms.hello)
+                    return room, socket
+            await asyncio.sleep(0.5 * (attempt + 1))
+        print(f"  socket to room {room} not opened: {last!r}")
+        return None
 
-    return await asyncio.gather(
+    opened = await asyncio.gather(
         *(one(room) for room in range(rooms.count) for _ in range(per_room))
     )
+    sockets = [pair for pair in opened if pair is not None]
+    return sockets, len(opened) - len(sockets)
+
+
+def websockets_errors() -> type[Exception]:
+    from websockets.exceptions import WebSocketException
+
+    return WebSocketException
 
 
 async def measure_rooms(
@@ -301,7 +323,7 @@ async def measure_rooms(
     total = events if events is not None else max(1, int(rate * (seconds or 1)))
     run = f"{os.getpid()}x{time.time_ns() % 10**9}"
     marker = re.compile(rf"bm{run}n(\d+)z")
-    sockets = await open_sockets(rooms, per_room)
+    sockets, unopened = await open_sockets(rooms, per_room)
     await asyncio.sleep(settle)  # presence frames of the joins go by
     sent_at: dict[int, float] = {}
     room_of = {n: n % rooms.count for n in range(total)}
@@ -357,6 +379,7 @@ async def measure_rooms(
         await asyncio.sleep(0.05)
     result = Result(
         sockets=len(sockets),
+        unopened=unopened,
         rooms=rooms.count,
         events=total,
         post_errors=len(errors),
