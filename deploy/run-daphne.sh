@@ -16,8 +16,9 @@ if [ -f "$env_file" ]; then
 fi
 log_dir="${LOG_DIR:-.}"
 pids=()
-stop() { kill "${pids[@]}" 2>/dev/null || true; wait; }
-trap stop INT TERM EXIT
+stop() { [ "${#pids[@]}" -eq 0 ] || kill "${pids[@]}" 2>/dev/null || true; wait; }
+trap 'stop; exit 0' INT TERM
+trap stop EXIT
 for ((n = 0; n < count; n++)); do
   port=$((base_port + n))
   .venv/bin/daphne --bind 127.0.0.1 --port "$port" --proxy-headers \
