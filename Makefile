@@ -66,6 +66,7 @@ bench-smoke: check-python $(VENV)/.installed-dev
 	$(PY) tests/benchmarks/bench_review.py --small 5 --large 50 --repeats 1
 	$(PY) tests/benchmarks/bench_roll.py --seconds 0.3 --rounds 1
 	$(PY) tests/benchmarks/bench_room.py --seconds 0.5 --events 3 --clients 3
+	$(PY) tests/benchmarks/bench_live_room.py --smoke
 	BENCH_REPEATS=2 $(PY) tests/benchmarks/bench_session.py
 	$(PY) tests/benchmarks/bench_srs.py
 

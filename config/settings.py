@@ -124,34 +124,57 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
+REDIS_PREFIX = os.environ.get("CHANNELS_PREFIX", "srs")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
-                "hosts": [REDIS_URL],
-                "prefix": os.environ.get("CHANNELS_PREFIX", "srs"),
+                # A consumer waits for its next message with a blocking pop of 5 s
+                # (RedisChannelLayer.brpop_timeout), and redis-py gives up on a reply after
+                # 5 s by default: in a quiet room the read timed out as the pop ended, the
+                # consumer died and daphne closed the socket. Replies may take longer than
+                # the pop; connecting stays quick, so an unreachable Redis fails fast; and
+                # keepalive notices a peer that vanished without closing.
+                "hosts": [
+                    {
+                        "address": REDIS_URL,
+                        "socket_timeout": 15,
+                        "socket_connect_timeout": 2,
+                        "socket_keepalive": True,
+                    }
+                ],
+                "prefix": REDIS_PREFIX,
             },
         }
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
-# Sessions are read on every request a member makes: from the cache, with the database
-# behind it. The cache is Redis when several processes serve the site (REDIS_URL), so a
-# logout in one is a logout in all; the embedded default is one process and keeps it in
-# memory.
+# With several processes (REDIS_URL) sessions live in the database alone. A Redis cache in
+# front of them made every signed-in request fail while Redis was away, and a logout made
+# then left the session alive in the cache once Redis came back. One indexed read per
+# request on the database's connection pool costs about what the cache read did. The
+# embedded default is one process: its in-memory cache cannot be away, and saves SQLite a
+# read per request.
 if REDIS_URL:
+    SESSION_ENGINE = "django.contrib.sessions.backends.db"
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
-            "KEY_PREFIX": os.environ.get("CHANNELS_PREFIX", "srs"),
+            "KEY_PREFIX": REDIS_PREFIX,
+            "OPTIONS": {
+                # One pool per process rather than one per request (see the module).
+                "pool_class": "config.redis_pool.SharedConnectionPool",
+                "socket_timeout": 2,
+                "socket_connect_timeout": 1,
+            },
         }
     }
 else:
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -210,6 +233,8 @@ INVITE_LIFETIME_DAYS = int(os.environ.get("INVITE_LIFETIME_DAYS", "14"))
 
 if not DEBUG:
     SECURE_SSL_REDIRECT = _env_flag("SECURE_SSL_REDIRECT", True)
+    # Safe only because daphne listens on loopback behind nginx, which sets the header on
+    # every request and never passes a client's own on (deploy/nginx/srs-table-proxy.conf).
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", str(60 * 60 * 24 * 365)))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True

@@ -7,17 +7,25 @@ Playwright's event loop and the server's database connections apart.
 from __future__ import annotations
 
 import contextlib
+import http.cookiejar
+import json
 import os
+import shutil
+import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
+from django.conf import settings
 from django.db import connection
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
+NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 
 
 def free_port() -> int:
@@ -122,3 +130,180 @@ class DaphneServer:
         self._log.close()
         with contextlib.suppress(FileNotFoundError):
             self.log_path.unlink()
+
+
+def cookie_for(user) -> str:
+    """A session cookie for `user`, as the Cookie header of a request to a live server."""
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    return f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
+
+
+@contextlib.contextmanager
+def room_socket(server_url: str, session, cookie: str, *, origin: str | None = None):
+    """A websocket on the session's room, synced from the start, as a browser opens it."""
+    from websockets.sync.client import connect
+
+    ws_url = server_url.replace("http://", "ws://") + f"/ws/sessions/{session.pk}/"
+    headers = {"Origin": origin or server_url, "Cookie": cookie}
+    # As a browser: no pings of its own (daphne's are answered), and every frame kept until
+    # read; a bounded queue would stop reading the socket, pongs included, once it filled.
+    with connect(ws_url, additional_headers=headers, ping_interval=None, max_queue=None) as socket:
+        socket.send(json.dumps({"type": "sync", "last_seq": 0}))
+        yield socket
+
+
+def receive_until(socket, predicate, timeout=15.0) -> str:
+    """The first frame on `socket` that `predicate` accepts; fail after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    seen = []
+    while time.monotonic() < deadline:
+        try:
+            frame = socket.recv(timeout=max(0.1, deadline - time.monotonic()))
+        except TimeoutError:
+            break
+        seen.append(frame)
+        if predicate(frame):
+            return frame
+    raise AssertionError(f"no matching frame within {timeout} s; got {seen!r}")
+
+
+def post_chat(server_url: str, session, cookie: str, text: str) -> int:
+    """Post a chat line as the room's form does (CSRF cookie from the page); the status."""
+    jar = http.cookiejar.CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    room_url = f"{server_url}/sessions/{session.pk}/"
+    opener.open(urllib.request.Request(room_url, headers={"Cookie": cookie})).read()
+    csrf = next(c.value for c in jar if c.name == settings.CSRF_COOKIE_NAME)
+    request = urllib.request.Request(
+        f"{room_url}chat/",
+        data=urllib.parse.urlencode({"text": text}).encode(),
+        headers={
+            "Cookie": f"{cookie}; {settings.CSRF_COOKIE_NAME}={csrf}",
+            "X-CSRFToken": csrf,
+            "HX-Request": "true",
+        },
+    )
+    with opener.open(request) as response:
+        return response.status
+
+
+_NGINX_CONF = """
+# Generated for one test run: everything under {prefix}, nothing of the system's nginx.
+worker_processes 1;
+pid {prefix}/nginx.pid;
+error_log {prefix}/error.log warn;
+events {{ worker_connections 1024; }}
+http {{
+    include /etc/nginx/mime.types;
+    access_log {prefix}/access.log;
+    client_body_temp_path {prefix}/client_body;
+    proxy_temp_path {prefix}/proxy;
+    fastcgi_temp_path {prefix}/fastcgi;
+    uwsgi_temp_path {prefix}/uwsgi;
+    scgi_temp_path {prefix}/scgi;
+    map $http_upgrade $srs_connection_upgrade {{ default upgrade; '' close; }}
+    upstream srs_table {{
+        {balance}
+        {servers}
+    }}
+    server {{
+        listen 127.0.0.1:{port};
+        server_name _;
+        client_max_body_size 10m;
+        # Which daphne process answered: tests check that both served the room.
+        add_header X-Upstream $upstream_addr always;
+        location /static/ {{ alias {static_root}/; }}
+        include {proxy_rules};
+    }}
+}}
+"""
+
+
+class NginxServer:
+    """Debian's nginx in front of daphne processes, on a free port of 127.0.0.1.
+
+    It runs the project's own proxy rules (deploy/nginx/srs-table-proxy.conf) from a
+    configuration generated in a temporary directory, as a child process that does not
+    daemonize. With `by_cookie`, the cookie `srs_backend` picks the daphne process (a hash
+    of its value) rather than taking turns: a test can then put two browsers on two
+    processes for sure.
+    """
+
+    def __init__(self, upstream_ports: list[int], *, by_cookie: bool = False):
+        from django.conf import settings as django_settings
+
+        if not os.path.exists(NGINX):
+            raise RuntimeError("nginx is missing: install it with 'apt-get install -y nginx'.")
+        self.prefix = Path(tempfile.mkdtemp(prefix="srs-nginx-"))
+        # Its workers run as an unprivileged user when the master is root.
+        self.prefix.chmod(0o755)
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        config = self.prefix / "nginx.conf"
+        config.write_text(
+            _NGINX_CONF.format(
+                prefix=self.prefix,
+                port=self.port,
+                balance="hash $cookie_srs_backend;" if by_cookie else "",
+                servers="\n        ".join(f"server 127.0.0.1:{port};" for port in upstream_ports),
+                static_root=django_settings.STATIC_ROOT,
+                proxy_rules=PROJECT_DIR / "deploy" / "nginx" / "srs-table-proxy.conf",
+            )
+        )
+        self.process = subprocess.Popen(
+            [
+                NGINX,
+                "-p",
+                str(self.prefix),
+                "-c",
+                str(config),
+                "-e",
+                str(self.prefix / "error.log"),
+                "-g",
+                "daemon off;",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.STDOUT,
+        )
+        self._wait_ready()
+
+    def _wait_ready(self, timeout: float = 15.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"nginx exited early:\n{self.log()}")
+            with (
+                contextlib.suppress(OSError),
+                urllib.request.urlopen(f"{self.url}/ok/", timeout=2) as response,
+            ):
+                if response.status == 200:
+                    return
+            time.sleep(0.1)
+        self.stop()
+        raise RuntimeError(f"nginx did not start within {timeout} s:\n{self.log()}")
+
+    def upstream_for(self, backend_cookie: str) -> str:
+        """The daphne address nginx picks for a request carrying `srs_backend=<value>`."""
+        request = urllib.request.Request(
+            f"{self.url}/ok/", headers={"Cookie": f"srs_backend={backend_cookie}"}
+        )
+        with urllib.request.urlopen(request, timeout=5) as response:
+            return response.headers["X-Upstream"]
+
+    def log(self) -> str:
+        path = self.prefix / "error.log"
+        return path.read_text(errors="replace") if path.exists() else ""
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            # SIGQUIT: nginx's graceful stop, which also closes held websockets.
+            self.process.send_signal(signal.SIGQUIT)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        shutil.rmtree(self.prefix, ignore_errors=True)
