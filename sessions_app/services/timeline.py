@@ -25,6 +25,7 @@ logger = logging.getLogger(__name__)
 
 
 _PENDING_SENDS: set[asyncio.Task] = set()
+SEND_TIMEOUT = 2.0
 
 
 def send_all(messages: list[tuple[str, dict]]) -> None:
@@ -38,8 +39,13 @@ def send_all(messages: list[tuple[str, dict]]) -> None:
         return
 
     async def send_each():
+        # A channel layer that hangs (Redis stalled rather than down) must not hold the
+        # request that committed: the sockets catch up by sequence number.
         results = await asyncio.gather(
-            *(layer.group_send(group, message) for group, message in messages),
+            *(
+                asyncio.wait_for(layer.group_send(group, message), timeout=SEND_TIMEOUT)
+                for group, message in messages
+            ),
             return_exceptions=True,
         )
         for result in results:
