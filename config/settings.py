@@ -125,6 +125,11 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 REDIS_PREFIX = os.environ.get("CHANNELS_PREFIX", "srs")
+# A socket's queue holds this many messages before the layer drops the next ones (the
+# default is 100): a burst in a busy room, or a page catching up, must not cost the other
+# sockets their messages. What is dropped all the same is read back by sequence number.
+CHANNEL_CAPACITY = 1000
+
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
@@ -145,11 +150,17 @@ if REDIS_URL:
                     }
                 ],
                 "prefix": REDIS_PREFIX,
+                "capacity": CHANNEL_CAPACITY,
             },
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels.layers.InMemoryChannelLayer",
+            "CONFIG": {"capacity": CHANNEL_CAPACITY},
+        }
+    }
 
 # With several processes (REDIS_URL) sessions live in the database alone. A Redis cache in
 # front of them made every signed-in request fail while Redis was away, and a logout made

@@ -40,6 +40,7 @@ CLOSE_ROLE_CHANGED = 4409
 # a group message the channel layer dropped is noticed without waiting for another event.
 QUIET_SECONDS = 3.0
 QUIET_CHECK_LONGEST = 60.0
+LATE_SECONDS = 2.0
 ALL_PANELS = (Panel.STAGE, Panel.HANDOUTS, Panel.CAST)
 
 
@@ -231,16 +232,26 @@ class SessionConsumer(AsyncWebsocketConsumer):
             delay = min(delay * 2, QUIET_CHECK_LONGEST)
 
     async def _check_place(self):
-        """Read what this socket missed if the session is further on than it is."""
+        """Read what this socket missed if the session stays further on than it is.
+
+        A message still on its way makes the session look ahead for a moment: only what
+        has not arrived after LATE_SECONDS more counts as lost.
+        """
         if self.cursor is None or self.only_board is not None:
             return
+        session_seq = await self._session_last_seq()
+        if session_seq <= self.cursor:
+            return
+        await asyncio.sleep(LATE_SECONDS)
         async with self.catching_up:
-            if await self._session_last_seq() > self.cursor:
-                await self._join_groups()
-                await self._send_events_after(self.cursor)
-                await self.send(text_data=await self._render_panels())
-                for frame in await self._render_check_list():
-                    await self.send(text_data=frame)
+            if self.cursor >= session_seq:
+                return
+            await self._join_groups()
+            await self._send_events_after(self.cursor)
+            # What changed the panels may be among what was lost.
+            await self.send(text_data=await self._render_panels())
+            for frame in await self._render_check_list():
+                await self.send(text_data=frame)
 
     async def _send_events_after(self, after_seq: int, up_to_seq: int | None = None):
         frames, new_cursor = await self._render_events(after_seq, up_to_seq)
@@ -256,6 +267,11 @@ class SessionConsumer(AsyncWebsocketConsumer):
 
     @database_sync_to_async
     def _render_events(self, after_seq: int, up_to_seq: int | None):
+        if up_to_seq is None:
+            # Read first: an event committed after this read is not in the list below, and
+            # its own message, still to come, must not find the cursor already past it.
+            # Invisible events up to here count as read too.
+            up_to_seq = session_last_seq(session_id=self.session_id)
         events = list(
             events_after(
                 session_id=self.session_id,
@@ -265,9 +281,6 @@ class SessionConsumer(AsyncWebsocketConsumer):
                 up_to_seq=up_to_seq,
             )
         )
-        if up_to_seq is None:
-            # Invisible events after the last visible one count as read too.
-            up_to_seq = session_last_seq(session_id=self.session_id)
         with self._as_viewer():
             frames = live.events_frames(events, viewer=self.user, viewer_is_gm=self.is_gm)
         return frames, up_to_seq

@@ -113,6 +113,7 @@ async def test_quiet_room_notices_a_dropped_message_without_another_event(
     session, gm, player, monkeypatch
 ):
     monkeypatch.setattr("sessions_app.consumers.QUIET_SECONDS", 0.3)
+    monkeypatch.setattr("sessions_app.consumers.LATE_SECONDS", 0.2)
     socket, _ = await _joined(player, session)
     monkeypatch.setattr(timeline_services, "_ANNOUNCERS", {})
 
