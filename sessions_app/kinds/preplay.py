@@ -94,7 +94,7 @@ kind_register(
                 "check_withdrawn": False,
             },
         ),
-        panels={Panel.STAGE},
+        panels={Panel.STAGE, Panel.CHARACTERS},
     ),
     Kind(
         name="sheet_check_withdrawn",
