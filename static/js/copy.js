@@ -1,15 +1,21 @@
-// "Copy to the clipboard" buttons: copy the named field's text and say so to screen readers.
-document.addEventListener("click", async (event) => {
-  const button = event.target.closest("[data-copy-from]");
-  if (!button) return;
-  const field = document.getElementById(button.dataset.copyFrom);
-  const status = button.parentElement.querySelector(".copy-status");
-  try {
-    await navigator.clipboard.writeText(field.value);
-  } catch {
-    // Without clipboard access (plain http), select the text for the user to copy.
+// Copy-to-clipboard for invite links; the field stays selectable for browsers without the API.
+(function () {
+  "use strict";
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("[data-copy-target]");
+    if (!button) return;
+    var field = document.getElementById(button.getAttribute("data-copy-target"));
+    if (!field) return;
     field.select();
-    return;
-  }
-  if (status) status.textContent = button.dataset.copiedText;
-});
+    var done = function () {
+      var original = button.textContent;
+      button.textContent = button.getAttribute("data-copied-text");
+      setTimeout(function () { button.textContent = original; }, 2000);
+    };
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(field.value).then(done, function () {});
+    } else {
+      done();
+    }
+  });
+})();
