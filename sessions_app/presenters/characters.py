@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..judgement import display_name
 from ..models import Character, GameSession
 from ..palette import palette_default, palette_lines
 
@@ -68,7 +69,8 @@ def character_rows(characters: list[Character], user, is_gm: bool) -> list[Chara
 def character_palette(character: Character) -> list[str]:
     """The character's palette lines: its own text, or the one made from its sheet."""
     text = character.palette or palette_default(
-        character.judgement_values or {}, character.resources or {}
+        [display_name(name) for name in character.judgement_values or {}],
+        character.resources or {},
     )
     return palette_lines(text)
 

@@ -18,6 +18,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from ..judgement import display_name, name_variants
 from ..models import Character, Table
 from ..palette import PALETTE_MAX_CHARS, PALETTE_MAX_LINES
 from ..selectors.tables import table_profile
@@ -138,7 +139,7 @@ def ccfolia_read(text: str, *, value_names: list[str]) -> dict:
         resources[label] = {"current": current, "max": max(maximum, current)}
         if hide_status:
             resources[label]["hidden"] = True
-    by_key = {_key(name): name for name in value_names}
+    by_key = {_key(variant): name for name in value_names for variant in name_variants(name)}
     judgement_values: dict[str, int] = {}
     entries: list[dict] = []
     low, high = JUDGEMENT_VALUE_RANGE
@@ -198,7 +199,7 @@ def character_ccfolia_export(character: Character) -> dict:
     """The character as Ccfolia's clipboard JSON: what a sheet site would export."""
     resources = character.resources or {}
     params = [
-        {"label": name, "value": str(number)}
+        {"label": display_name(name), "value": str(number)}
         for name, number in (character.judgement_values or {}).items()
     ] + [
         {"label": str(entry.get("label", "")), "value": str(entry.get("value", ""))}

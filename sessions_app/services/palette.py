@@ -9,6 +9,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils.translation import gettext as _
 
 from .. import srs
+from ..judgement import name_variants
 from ..models import Character, GameSession, Roll, TimelineEvent
 from ..palette import PaletteError, palette_resolve, resource_command_parse
 from .chat import chat_post
@@ -25,7 +26,9 @@ def sheet_values(character: Character) -> dict[str, object]:
             values[str(entry["label"])] = entry.get("value", "")
     for name, resource in (character.resources or {}).items():
         values[name] = int((resource or {}).get("current", 0))
-    values.update(character.judgement_values or {})
+    for name, number in (character.judgement_values or {}).items():
+        for variant in name_variants(name):
+            values[variant] = number
     return values
 
 

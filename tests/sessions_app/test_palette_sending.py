@@ -208,3 +208,13 @@ def test_room_page_shows_the_characters_own_palette_text(session, player, pc):
 
     assert 'data-line="おはよう"' in page
     assert 'data-line=":HP-"' not in page
+
+
+def test_reference_to_a_shipped_value_works_in_either_language(session, player):
+    character = cast_member(session, player, name="Mio", judgement_values={"Strength": 4})
+
+    box_send(session=session, by=player, text="2D6+{筋力}", character=character, faces=(1, 1))
+    box_send(session=session, by=player, text="2D6+{Strength}", character=character, faces=(1, 1))
+
+    totals = [roll.result["total"] for roll in Roll.objects.order_by("pk")]
+    assert totals == [6, 6]
