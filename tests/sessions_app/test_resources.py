@@ -1,6 +1,7 @@
 """A character's resources in play: the service, the chat and roll-box commands, the ±
 buttons, and who sees each change."""
 
+import json
 import random
 
 import pytest
@@ -8,10 +9,12 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.test import Client
 from django.urls import reverse
 
+from sessions_app import log_export
 from sessions_app.kinds.registry import Panel, panels_changed
 from sessions_app.models import Character, Phase, TimelineEvent
 from sessions_app.selectors.tables import table_profile
 from sessions_app.selectors.timeline import events_after
+from sessions_app.services.logs import log_import
 from sessions_app.services.palette import box_send, chat_send
 from sessions_app.services.resources import resource_change, resource_command
 from tests.factories import CharacterFactory, MembershipFactory, UserFactory, cast_member
@@ -267,3 +270,20 @@ def test_hidden_flag_saved_from_the_sheet_form(session, player, pc):
     assert response.status_code == 302
     pc = Character.objects.get(pk=pc.pk)
     assert pc.resources[names[0]] == {"current": 3, "max": 5, "hidden": True}
+
+
+def test_resource_changes_survive_the_log_export_and_import(session, gm, player, ren, pc):
+    pc.resources = {**pc.resources, "秘密": {"current": 3, "max": 5, "hidden": True}}
+    pc.save()
+    resource_command(session=session, by=player, character=pc, text=":HP-3")
+    resource_command(session=session, by=player, character=pc, text=":秘密-1")
+
+    first = log_export.export_json(viewer=log_export.log_viewer(session=session, user=gm))
+    imported = log_import(data=json.dumps(first).encode(), by=ren)
+    second = log_export.export_json(viewer=log_export.log_viewer(session=imported, user=ren))
+
+    assert second == first
+    kinds = [event["kind"] for event in first["events"]]
+    assert kinds.count("resource_changed") == 2
+    others = log_export.export_json(viewer=log_export.log_viewer(session=session, user=ren))
+    assert "秘密" not in json.dumps(others, ensure_ascii=False)
