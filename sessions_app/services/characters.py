@@ -237,6 +237,19 @@ def sheet_diff(before: Character, after: Character) -> list[dict]:
                     "after": _shown(new_values.get(name)),
                 }
             )
+    old_entries = {entry["label"]: entry["value"] for entry in before.sheet_entries or []}
+    new_entries = {entry["label"]: entry["value"] for entry in after.sheet_entries or []}
+    for name in sorted(old_entries.keys() | new_entries.keys()):
+        if old_entries.get(name) != new_entries.get(name):
+            # Skills and equipment from a sheet site: the GM's check covers them too.
+            changes.append(
+                {
+                    "what": "entry",
+                    "name": name,
+                    "before": _shown(old_entries.get(name)),
+                    "after": _shown(new_entries.get(name)),
+                }
+            )
     old_resources, new_resources = before.resources or {}, after.resources or {}
     for name in sorted(old_resources.keys() | new_resources.keys()):
         old, new = old_resources.get(name) or {}, new_resources.get(name) or {}
