@@ -227,9 +227,26 @@ class PaletteSendForm(forms.Form):
 
 
 class ResourceAdjustForm(forms.Form):
-    character = forms.IntegerField(widget=forms.HiddenInput)
-    resource = forms.CharField(max_length=60)
-    change = forms.TypedChoiceField(choices=[("1", "+1"), ("-1", "-1")], coerce=int)
+    """A ± step of one resource, or a typed command (`:HP-3`) for the chosen character."""
+
+    character = forms.IntegerField(label=_("Character"))
+    resource = forms.CharField(max_length=60, required=False)
+    change = forms.TypedChoiceField(
+        choices=[("1", "+1"), ("-1", "-1")], coerce=int, required=False, empty_value=None
+    )
+    command = forms.CharField(
+        label=_("Command"),
+        max_length=40,
+        required=False,
+        widget=forms.TextInput(attrs={"placeholder": ":HP-3", "autocomplete": "off"}),
+    )
+
+    def clean(self):
+        data = super().clean()
+        has_step = bool(data.get("resource")) and data.get("change") is not None
+        if not has_step and not data.get("command"):
+            raise forms.ValidationError(_("Choose a resource and + or −, or type :HP-3."))
+        return data
 
 
 class CharacterForm(forms.Form):

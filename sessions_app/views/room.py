@@ -35,7 +35,7 @@ from sessions_app.services.checks import (
     gm_roll,
 )
 from sessions_app.services.palette import box_send, chat_send, palette_send
-from sessions_app.services.resources import resource_change
+from sessions_app.services.resources import resource_change, resource_command
 
 from .. import rooms, srs
 from ..forms import (
@@ -312,20 +312,30 @@ def resource_adjust(request, session_id: int):
     session, membership = member_session_or_404(user=request.user, session_id=session_id)
     form = ResourceAdjustForm(request.POST)
     if not form.is_valid():
-        return _palette_status(request, _("Choose a resource and + or −."), True)
+        return _palette_status(
+            request, " ".join(form.non_field_errors()) or _("Choose a character."), True
+        )
     character = get_object_or_404(
         Character, pk=form.cleaned_data["character"], table_id=session.table_id
     )
     change = form.cleaned_data["change"]
     try:
-        resource_change(
-            session=session,
-            by=request.user,
-            character=character,
-            name=form.cleaned_data["resource"],
-            op="+" if change > 0 else "-",
-            amount=str(abs(change)),
-        )
+        if form.cleaned_data["command"]:
+            resource_command(
+                session=session,
+                by=request.user,
+                character=character,
+                text=form.cleaned_data["command"],
+            )
+        else:
+            resource_change(
+                session=session,
+                by=request.user,
+                character=character,
+                name=form.cleaned_data["resource"],
+                op="+" if change > 0 else "-",
+                amount=str(abs(change)),
+            )
     except (PermissionDenied, ValidationError) as refusal:
         return _palette_status(request, " ".join(_messages(refusal)), True)
     if not request.htmx:

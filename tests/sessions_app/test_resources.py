@@ -287,3 +287,25 @@ def test_resource_changes_survive_the_log_export_and_import(session, gm, player,
     assert kinds.count("resource_changed") == 2
     others = log_export.export_json(viewer=log_export.log_viewer(session=session, user=ren))
     assert "秘密" not in json.dumps(others, ensure_ascii=False)
+
+
+def test_gm_types_a_command_for_a_players_pc(session, gm, pc):
+    response = _client(gm).post(
+        reverse("resource_adjust", args=[session.pk]),
+        {"character": pc.pk, "command": ":HP-12"},
+        **HTMX,
+    )
+
+    assert "0/10" in response.content.decode()
+    assert _hp(pc) == 0
+
+
+def test_player_cannot_type_a_command_for_another_players_pc(session, ren, pc):
+    response = _client(ren).post(
+        reverse("resource_adjust", args=[session.pk]),
+        {"character": pc.pk, "command": ":HP-12"},
+        **HTMX,
+    )
+
+    assert "error" in response.content.decode()
+    assert _hp(pc) == 10
