@@ -218,3 +218,13 @@ def test_reference_to_a_shipped_value_works_in_either_language(session, player):
 
     totals = [roll.result["total"] for roll in Roll.objects.order_by("pk")]
     assert totals == [6, 6]
+
+
+def test_generated_palette_names_shipped_values_in_the_readers_language(session, player):
+    cast_member(session, player, name="Mio", judgement_values={"Strength": 4})
+    client = _client(player)
+    client.cookies["django_language"] = "ja"
+
+    page = client.get(reverse("session_room", args=[session.pk])).content.decode()
+
+    assert 'data-line="2D6+{筋力}&gt;="' in page
