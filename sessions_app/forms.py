@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from .judgement import display_name
 from .models import RulesProfile
+from .palette import PALETTE_MAX_CHARS
 from .services.chat import CHAT_MAX_LENGTH
 from .services.experience import AwardLine
 from .templatetags.srs_tags import experience_label
@@ -210,9 +211,45 @@ class RollBoxForm(forms.Form):
         ),
     )
 
-    def __init__(self, *args, **kwargs):
+    roll_as = forms.TypedChoiceField(
+        label=_("Roll as"), required=False, coerce=int, empty_value=None
+    )
+
+    def __init__(self, *args, characters=(), user=None, **kwargs):
         kwargs.setdefault("auto_id", "roll_%s")
         super().__init__(*args, **kwargs)
+        yourself = user.get_username() if user is not None else _("yourself")
+        self.fields["roll_as"].choices = [("", yourself)] + [
+            (character.pk, character.name) for character in characters
+        ]
+
+
+class PaletteSendForm(forms.Form):
+    character = forms.IntegerField(widget=forms.HiddenInput)
+    text = forms.CharField(max_length=CHAT_MAX_LENGTH)
+
+
+class ResourceAdjustForm(forms.Form):
+    """A ± step of one resource, or a typed command (`:HP-3`) for the chosen character."""
+
+    character = forms.IntegerField(label=_("Character"))
+    resource = forms.CharField(max_length=60, required=False)
+    change = forms.TypedChoiceField(
+        choices=[("1", "+1"), ("-1", "-1")], coerce=int, required=False, empty_value=None
+    )
+    command = forms.CharField(
+        label=_("Command"),
+        max_length=40,
+        required=False,
+        widget=forms.TextInput(attrs={"placeholder": ":HP-3", "autocomplete": "off"}),
+    )
+
+    def clean(self):
+        data = super().clean()
+        has_step = bool(data.get("resource")) and data.get("change") is not None
+        if not has_step and not data.get("command"):
+            raise forms.ValidationError(_("Choose a resource and + or −, or type :HP-3."))
+        return data
 
 
 class CharacterForm(forms.Form):
@@ -226,6 +263,23 @@ class CharacterForm(forms.Form):
     )
     notes = forms.CharField(
         label=_("Notes"), required=False, widget=forms.Textarea(attrs={"rows": 4})
+    )
+    entries = forms.CharField(
+        label=_("Other sheet entries"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_("Skills, items and the like, one per line as label = value."),
+    )
+    palette = forms.CharField(
+        label=_("Chat palette"),
+        required=False,
+        max_length=PALETTE_MAX_CHARS,
+        widget=forms.Textarea(attrs={"rows": 6, "spellcheck": "false"}),
+        help_text=_(
+            "One roll, resource command or line of chat per line, as in Ccfolia; {name} is "
+            "replaced by the sheet's value when sent (2D6+{Reflexes}>=, :HP-1). Leave it "
+            "empty to have it made from the sheet."
+        ),
     )
 
     def __init__(self, *args, value_names, resource_names=(), character=None, **kwargs):
@@ -246,6 +300,13 @@ class CharacterForm(forms.Form):
                     initial=held.get(part),
                 )
                 resource_fields.append(key)
+            key = f"resource_{index}_hidden"
+            self.fields[key] = forms.BooleanField(
+                label=_("Hide %(name)s from the other players") % {"name": name},
+                required=False,
+                initial=bool(held.get("hidden")),
+            )
+            resource_fields.append(key)
         current = dict(character.judgement_values) if character else {}
         for index, name in enumerate(self.value_names):
             self.fields[f"value_{index}"] = forms.IntegerField(
@@ -259,12 +320,17 @@ class CharacterForm(forms.Form):
             ["name", "concept"]
             + [f"value_{index}" for index in range(len(self.value_names))]
             + resource_fields
-            + ["extra_values", "notes"]
+            + ["extra_values", "entries", "notes", "palette"]
         )
         if character is not None:
             self.fields["name"].initial = character.name
             self.fields["concept"].initial = character.concept
             self.fields["notes"].initial = character.notes
+            self.fields["palette"].initial = getattr(character, "palette", "")
+            self.fields["entries"].initial = "\n".join(
+                f"{entry['label']} = {entry['value']}"
+                for entry in getattr(character, "sheet_entries", None) or []
+            )
             self.fields["extra_values"].initial = "\n".join(
                 f"{name} = {number}" for name, number in current.items()
             )
@@ -287,6 +353,19 @@ class CharacterForm(forms.Form):
                 )
         return values
 
+    def clean_entries(self) -> list[dict[str, str]]:
+        entries = []
+        for number, line in enumerate(self.cleaned_data.get("entries", "").splitlines(), 1):
+            if not line.strip():
+                continue
+            label, sep, value = line.partition("=")
+            if not sep or not label.strip():
+                raise forms.ValidationError(
+                    _("Line %(line)d: write it as label = value.") % {"line": number}
+                )
+            entries.append({"label": label.strip(), "value": value.strip()})
+        return entries
+
     def resources(self) -> dict[str, dict[str, int]]:
         """The profile's resources as typed, plus any the sheet held beyond the profile."""
         resources = dict(self.kept_resources)
@@ -300,6 +379,8 @@ class CharacterForm(forms.Form):
                 "current": current if current is not None else maximum,
                 "max": maximum,
             }
+            if self.cleaned_data.get(f"resource_{index}_hidden"):
+                resources[name]["hidden"] = True
         return resources
 
     def judgement_values(self) -> dict[str, int]:
@@ -310,6 +391,18 @@ class CharacterForm(forms.Form):
         }
         values.update(self.cleaned_data["extra_values"])
         return values
+
+
+class CcfoliaImportForm(forms.Form):
+    ccfolia = forms.CharField(
+        label=_("Ccfolia character JSON"),
+        widget=forms.Textarea(attrs={"rows": 4, "spellcheck": "false"}),
+        help_text=_(
+            "Paste what a character sheet site (キャラクター保管所, ゆとシート…) copies for "
+            "Ccfolia: judgement values, resources, other entries and the chat palette are "
+            "filled from it."
+        ),
+    )
 
 
 class RulesProfileForm(forms.ModelForm):

@@ -119,6 +119,10 @@ class ScenarioNpcForm(CharacterForm):
     ):
         kwargs.setdefault("auto_id", "npc_%s")
         super().__init__(data, value_names=value_names, character=item, **kwargs)
+        # A scenario's NPC is a sketch the GM copies into play: it has no palette nor
+        # entries of its own until then.
+        del self.fields["entries"]
+        del self.fields["palette"]
 
     def service_fields(self) -> dict:
         """Return the keyword arguments of the NPC services: the sheet's values in one dict."""

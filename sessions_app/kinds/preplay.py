@@ -24,8 +24,10 @@ class SheetReturned(CharacterNamed):
 
 
 class SheetFieldChange(TypedDict):
-    what: Literal["name", "concept", "notes", "judgement_value", "resource", "resource_max"]
-    name: str  # the judgement value or resource; empty for the other fields
+    what: Literal[
+        "name", "concept", "notes", "judgement_value", "resource", "resource_max", "entry"
+    ]
+    name: str  # the judgement value, resource or sheet entry; empty for the other fields
     before: str
     after: str
 
@@ -97,6 +99,7 @@ kind_register(
                 "changes": [
                     {"what": "judgement_value", "name": "Reflexes", "before": "4", "after": "6"},
                     {"what": "concept", "name": "", "before": "Clerk", "after": "Librarian"},
+                    {"what": "entry", "name": "Weapon", "before": "", "after": "Knife"},
                 ],
                 "check_withdrawn": True,
             },
@@ -107,7 +110,7 @@ kind_register(
                 "check_withdrawn": False,
             },
         ),
-        panels={Panel.STAGE},
+        panels={Panel.STAGE, Panel.CHARACTERS},
     ),
     Kind(
         name="sheet_check_withdrawn",

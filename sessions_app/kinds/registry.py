@@ -27,6 +27,8 @@ class Panel(StrEnum):
     HANDOUTS = "handouts"  # the handouts a player holds, and which the GM has revealed
     CAST = "cast"  # the characters taking part, and the forms that choose among them
     MATCHES = "matches"  # the minigame boards
+    # Each character's resources (HP, MP…) with the ± controls of those who may change them.
+    CHARACTERS = "characters"
 
 
 class Topic(StrEnum):

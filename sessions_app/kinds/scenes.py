@@ -261,7 +261,8 @@ kind_register(
             _request("entry", "pending", condition="cost", met=True, after=6, **_ENTRY_COST),
             _request("entry", "failed", condition="cost", met=False, after=10, **_ENTRY_COST),
         ),
-        panels={Panel.STAGE},
+        # A cost paid from a resource moves it as a resource command does.
+        panels={Panel.STAGE, Panel.CHARACTERS},
         topic=Topic.CHECKS,
     ),
     Kind(
@@ -294,6 +295,7 @@ kind_register(
                 ],
             },
         ),
+        panels={Panel.CHARACTERS},
         place=LogPlace.AFTER_SCENE,
     ),
     Kind(

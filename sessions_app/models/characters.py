@@ -39,9 +39,30 @@ class Character(models.Model):
         _("resources"),
         default=dict,
         blank=True,
-        help_text=_("Resource name → {current, max}, such as HP."),
+        help_text=_(
+            "Resource name → {current, max, hidden}, such as HP; a hidden one is shown to its "
+            "player and the GM only."
+        ),
     )
     notes = models.TextField(_("notes"), blank=True)
+    # What a sheet site exports beside the judgement values (skills, items, anything with a
+    # label): shown on the sheet and usable as {label} in the chat palette.
+    sheet_entries = models.JSONField(
+        _("sheet entries"),
+        default=list,
+        blank=True,
+        help_text=_("Further labelled values of the sheet: [{label, value}]."),
+    )
+    palette = models.TextField(
+        _("chat palette"),
+        blank=True,
+        help_text=_(
+            "One command or line of chat per line; {name} stands for the sheet's value. "
+            "Empty: made from the sheet."
+        ),
+    )
+    initiative = models.IntegerField(_("initiative"), default=0)
+    external_url = models.URLField(_("sheet address"), max_length=500, blank=True)
     created_at = models.DateTimeField(_("created"), default=timezone.now)
 
     class Meta:

@@ -11,6 +11,7 @@ from ..models import Character
 from ..selectors.checks import pending_checks_for
 from ..selectors.scenes import handouts_for, session_cast
 from ..selectors.tables import table_characters
+from .characters import characters_context
 from .stage import gm_scenario_context, speakers, stage_context
 
 ROOM_TEMPLATE = "sessions_app/session_room.html"
@@ -19,20 +20,35 @@ ROOM_TEMPLATE = "sessions_app/session_room.html"
 # checks are not here: they change item by item, so a half-typed modifier survives.
 PANEL_PARTIALS: dict[Panel, dict[bool, tuple[str, ...]]] = {
     Panel.STAGE: {
-        True: ("afterplay-link", "stage", "chat-form", "gm-controls", "check-request-form"),
-        False: ("afterplay-link", "stage", "chat-form", "player-controls"),
+        True: (
+            "afterplay-link",
+            "stage",
+            "chat-form",
+            "roll-box",
+            "gm-controls",
+            "check-request-form",
+        ),
+        False: ("afterplay-link", "stage", "chat-form", "roll-box", "player-controls"),
     },
     Panel.HANDOUTS: {True: ("gm-controls",), False: ("player-controls",)},
+    # The character panel, and the voices (say as, roll as) that follow who is on stage.
+    Panel.CHARACTERS: {
+        True: ("characters", "roll-box"),
+        False: ("characters", "roll-box"),
+    },
     Panel.CAST: {
         True: (
             "stage",
+            "characters",
+            "chat-form",
+            "roll-box",
             "cast-panel",
             "gm-controls",
             "check-request-form",
             "contest-form",
             "npc-roll-form",
         ),
-        False: ("stage", "cast-panel", "player-controls"),
+        False: ("stage", "characters", "chat-form", "roll-box", "cast-panel", "player-controls"),
     },
 }
 
@@ -50,19 +66,33 @@ def table_npcs(session):
     return Character.objects.filter(table=session.table, kind=Character.Kind.NPC)
 
 
+def voices(controlled, in_main_play: bool, on_stage) -> list[Character]:
+    """The characters the viewer may speak and roll as: those they control, on stage while
+    main play runs (off stage a character does nothing in the scene)."""
+    if not in_main_play:
+        return list(controlled)
+    on_stage_ids = {character.pk for character in on_stage}
+    return [character for character in controlled if character.pk in on_stage_ids]
+
+
 def room_panels_context(session, user, viewer_is_gm: bool) -> dict:
     """Everything the room's panels (not the timeline or the boards) show this viewer."""
     stage = stage_context(session, user, viewer_is_gm)
+    sheets = characters_context(session, user, viewer_is_gm)
+    own_voices = voices(
+        [palette.character for palette in sheets["palettes"]],
+        stage["in_main_play"],
+        stage.get("on_stage", []),
+    )
     context = {
         **stage,
+        **sheets,
         "session": session,
         "profile": session.rules_profile,
         "viewer": user,
         "viewer_is_gm": viewer_is_gm,
-        "chat_form": ChatForm(
-            speakers=speakers(session, user, viewer_is_gm, stage.get("on_stage", []))
-        ),
-        "roll_box_form": RollBoxForm(),
+        "chat_form": ChatForm(speakers=speakers(session, user, viewer_is_gm, own_voices)),
+        "roll_box_form": RollBoxForm(characters=own_voices, user=user),
         "check_items": pending_checks_for(session_id=session.pk, user=user, is_gm=viewer_is_gm),
     }
     if viewer_is_gm:

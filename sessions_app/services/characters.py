@@ -17,6 +17,7 @@ from ..models import (
     Table,
     TimelineEvent,
 )
+from ..palette import PALETTE_MAX_CHARS, PALETTE_MAX_LINES
 from ..selectors.scenes import on_stage_ids, running_scene
 from ..selectors.tables import membership_get
 from .access import is_gm, require_member
@@ -74,8 +75,48 @@ def _clean_resources(resources: dict) -> dict[str, dict[str, int]]:
             raise ValidationError(
                 {"resources": _("%(name)s cannot be above its maximum.") % {"name": name}}
             )
+        hidden = values.get("hidden", False)
+        if not isinstance(hidden, bool):
+            raise ValidationError(
+                {"resources": _("Whether %(name)s is hidden is yes or no.") % {"name": name}}
+            )
+        if hidden:
+            # Shown to the character's player and the GM only, in the room and its log.
+            numbers["hidden"] = True
         cleaned[name] = numbers
     return cleaned
+
+
+def _clean_entries(entries: list) -> list[dict[str, str]]:
+    if not isinstance(entries, list) or len(entries) > 300:
+        raise ValidationError({"sheet_entries": _("Sheet entries are at most 300 labels.")})
+    cleaned = []
+    for entry in entries:
+        label = str((entry or {}).get("label", "")).strip() if isinstance(entry, dict) else ""
+        value = str(entry.get("value", "")).strip() if isinstance(entry, dict) else ""
+        if not label or len(label) > 60 or len(value) > 500:
+            raise ValidationError(
+                {
+                    "sheet_entries": _(
+                        "Each sheet entry needs a label of 1–60 characters and a "
+                        "value of at most 500."
+                    )
+                }
+            )
+        cleaned.append({"label": label, "value": value})
+    return cleaned
+
+
+def _clean_palette(text: str) -> str:
+    text = (text or "").replace("\r\n", "\n").strip("\n")
+    if len(text) > PALETTE_MAX_CHARS or len(text.splitlines()) > PALETTE_MAX_LINES:
+        raise ValidationError(
+            {
+                "palette": _("A chat palette is at most %(lines)d lines and %(chars)d characters.")
+                % {"lines": PALETTE_MAX_LINES, "chars": PALETTE_MAX_CHARS}
+            }
+        )
+    return text
 
 
 def character_create(
@@ -88,6 +129,10 @@ def character_create(
     judgement_values: dict | None = None,
     resources: dict | None = None,
     notes: str = "",
+    sheet_entries: list | None = None,
+    palette: str | None = None,
+    initiative: int | None = None,
+    external_url: str | None = None,
 ) -> Character:
     """Create a sheet: any member may create their own PC; only the GM creates NPCs."""
     membership = require_member(
@@ -104,6 +149,10 @@ def character_create(
         judgement_values=_clean_judgement_values(judgement_values or {}),
         resources=_clean_resources(resources or {}),
         notes=notes or "",
+        sheet_entries=_clean_entries(sheet_entries or []),
+        palette=_clean_palette(palette or ""),
+        initiative=initiative or 0,
+        external_url=external_url or "",
     )
     character.full_clean()
     character.save()
@@ -126,6 +175,10 @@ def character_update(
     judgement_values: dict | None = None,
     resources: dict | None = None,
     notes: str = "",
+    sheet_entries: list | None = None,
+    palette: str | None = None,
+    initiative: int | None = None,
+    external_url: str | None = None,
 ) -> Character:
     """Change a sheet; refused for anyone who may not edit it (resources stay as they were
     when not given)."""
@@ -141,6 +194,14 @@ def character_update(
         if resources is not None:
             character.resources = _clean_resources(resources)
         character.notes = notes or ""
+        if sheet_entries is not None:
+            character.sheet_entries = _clean_entries(sheet_entries)
+        if palette is not None:
+            character.palette = _clean_palette(palette)
+        if initiative is not None:
+            character.initiative = initiative
+        if external_url is not None:
+            character.external_url = external_url
         character.full_clean()
         character.save()
         changes = sheet_diff(before, character)
@@ -174,6 +235,19 @@ def sheet_diff(before: Character, after: Character) -> list[dict]:
                     "name": name,
                     "before": _shown(old_values.get(name)),
                     "after": _shown(new_values.get(name)),
+                }
+            )
+    old_entries = {entry["label"]: entry["value"] for entry in before.sheet_entries or []}
+    new_entries = {entry["label"]: entry["value"] for entry in after.sheet_entries or []}
+    for name in sorted(old_entries.keys() | new_entries.keys()):
+        if old_entries.get(name) != new_entries.get(name):
+            # Skills and equipment from a sheet site: the GM's check covers them too.
+            changes.append(
+                {
+                    "what": "entry",
+                    "name": name,
+                    "before": _shown(old_entries.get(name)),
+                    "after": _shown(new_entries.get(name)),
                 }
             )
     old_resources, new_resources = before.resources or {}, after.resources or {}

@@ -511,10 +511,22 @@ def gm_roll(
 
 
 def command_roll(
-    *, session: GameSession, by, text: str, faces: Sequence[int] | None = None
+    *,
+    session: GameSession,
+    by,
+    text: str,
+    faces: Sequence[int] | None = None,
+    character: Character | None = None,
 ) -> Roll:
-    """Roll a roll-box command (BCDice style); a leading S keeps it to the roller and GM."""
+    """Roll a roll-box command (BCDice style); a leading S keeps it to the roller and GM.
+    Rolled as a character its player controls, the card and the dice statistics name it."""
     require_member(user=by, table_id=session.table_id, message=_(NOT_A_ROLLER))
+    if character is not None:
+        if not can_roll(by, character):
+            raise PermissionDenied(
+                _("Only %(character)s's player can roll as it.") % {"character": character.name}
+            )
+        _check_character_in_session(session, character)
     profile = session.rules_profile
     table_values = {"critical": profile.critical, "fumble": profile.fumble}
     try:
@@ -531,6 +543,7 @@ def command_roll(
         roll = Roll.objects.create(
             session=session,
             roller=by,
+            character=character,
             source=Roll.Source.COMMAND,
             label=command.label,
             command=(("S" if command.secret else "") + command.notation),

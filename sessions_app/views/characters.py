@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404
+from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
@@ -14,10 +16,11 @@ from sessions_app.selectors.experience import character_growth
 from sessions_app.selectors.scenes import sheet_checked_in
 from sessions_app.selectors.tables import table_characters, table_profile
 from sessions_app.services.access import is_gm, member_table_or_404, membership_or_404
+from sessions_app.services.ccfolia import character_ccfolia_export, character_ccfolia_import
 from sessions_app.services.characters import can_edit_character, character_create, character_update
 from sessions_app.services.tables import table_profile_save
 
-from ..forms import CharacterForm, RulesProfileForm
+from ..forms import CcfoliaImportForm, CharacterForm, RulesProfileForm
 from ..models import Character, Membership, Table
 from .common import apply_errors
 
@@ -61,6 +64,8 @@ def character_new(request, table_id: int):
     kind = Character.Kind.NPC if request.GET.get("kind") == "npc" else Character.Kind.PC
     if kind == Character.Kind.NPC and not is_gm(membership):
         raise PermissionDenied
+    if "ccfolia" in request.POST:
+        return _ccfolia_import(request, table, kind=kind)
     form = CharacterForm(
         request.POST or None, value_names=_value_names(table), resource_names=_resource_names(table)
     )
@@ -75,6 +80,8 @@ def character_new(request, table_id: int):
                 judgement_values=form.judgement_values(),
                 resources=form.resources(),
                 notes=form.cleaned_data["notes"],
+                sheet_entries=form.cleaned_data["entries"],
+                palette=form.cleaned_data["palette"],
             )
         except ValidationError as error:
             apply_errors(form, error)
@@ -84,9 +91,76 @@ def character_new(request, table_id: int):
     return render(
         request,
         "sessions_app/character_form.html",
-        {"table": table, "form": form, "kind": kind, "character": None, "editable": True},
+        {
+            "table": table,
+            "form": form,
+            "kind": kind,
+            "character": None,
+            "editable": True,
+            "import_form": CcfoliaImportForm(),
+        },
         status=400 if form.errors else 200,
     )
+
+
+def _ccfolia_import(request, table, *, kind, character=None):
+    """Create or update a sheet from pasted Ccfolia JSON; a refusal changes nothing."""
+    import_form = CcfoliaImportForm(request.POST)
+    if import_form.is_valid():
+        try:
+            saved = character_ccfolia_import(
+                table=table,
+                by=request.user,
+                text=import_form.cleaned_data["ccfolia"],
+                kind=kind,
+                character=character,
+            )
+        except ValidationError as error:
+            apply_errors(import_form, error)
+        else:
+            messages.success(request, _("%(name)s was imported.") % {"name": saved.name})
+            return redirect("character_edit", character_id=saved.pk)
+    form = CharacterForm(
+        value_names=_value_names(table),
+        resource_names=_resource_names(table),
+        character=character,
+    )
+    return render(
+        request,
+        "sessions_app/character_form.html",
+        {
+            "table": table,
+            "form": form,
+            "kind": kind,
+            "character": character,
+            "editable": True,
+            "import_form": import_form,
+            **(_sheet_page_context(request, character) if character is not None else {}),
+        },
+        status=400,
+    )
+
+
+def _sheet_page_context(request, character) -> dict:
+    return {
+        "growth_history": character_growth(character=character),
+        "checked_in": sheet_checked_in(character=character),
+        "ccfolia_json": json.dumps(character_ccfolia_export(character), ensure_ascii=False),
+    }
+
+
+@login_required
+def character_ccfolia(request, character_id: int):
+    """The character as Ccfolia's clipboard JSON, for those who may see the sheet."""
+    character = get_object_or_404(Character.objects.select_related("table"), pk=character_id)
+    membership = membership_or_404(user=request.user, table_id=character.table_id)
+    if not _may_view_sheet(request.user, membership, character):
+        raise Http404
+    response = JsonResponse(
+        character_ccfolia_export(character), json_dumps_params={"ensure_ascii": False}
+    )
+    response["Content-Disposition"] = f'attachment; filename="character-{character.pk}.json"'
+    return response
 
 
 @login_required
@@ -101,6 +175,8 @@ def character_edit(request, character_id: int):
     editable = can_edit_character(request.user, character)
     if request.method == "POST" and not editable:
         raise PermissionDenied
+    if "ccfolia" in request.POST:
+        return _ccfolia_import(request, character.table, kind=character.kind, character=character)
     form = CharacterForm(
         request.POST or None,
         value_names=_value_names(character.table),
@@ -117,6 +193,8 @@ def character_edit(request, character_id: int):
                 judgement_values=form.judgement_values(),
                 resources=form.resources(),
                 notes=form.cleaned_data["notes"],
+                sheet_entries=form.cleaned_data["entries"],
+                palette=form.cleaned_data["palette"],
             )
         except ValidationError as error:
             apply_errors(form, error)
@@ -137,6 +215,8 @@ def character_edit(request, character_id: int):
             "editable": editable,
             "growth_history": character_growth(character=character),
             "checked_in": sheet_checked_in(character=character) if editable else [],
+            "import_form": CcfoliaImportForm() if editable else None,
+            "ccfolia_json": json.dumps(character_ccfolia_export(character), ensure_ascii=False),
         },
         status=400 if form.errors else 200,
     )

@@ -19,7 +19,6 @@ from sessions_app.selectors.scenes import (
 )
 from sessions_app.selectors.tables import table_members
 from sessions_app.selectors.timeline import present_users, recent_events
-from sessions_app.services import chat as chat_services
 from sessions_app.services import checks as check_services
 from sessions_app.services.access import is_gm, member_session_or_404
 from sessions_app.services.action_keys import Repeated, action_key_clean, once
@@ -29,10 +28,11 @@ from sessions_app.services.checks import (
     can_roll,
     check_request,
     clean_declared_modifiers,
-    command_roll,
     contest_open,
     gm_roll,
 )
+from sessions_app.services.palette import box_send, chat_send, palette_send
+from sessions_app.services.resources import resource_change, resource_command
 
 from .. import rooms, srs
 from ..forms import (
@@ -40,10 +40,13 @@ from ..forms import (
     CheckRequestForm,
     ContestForm,
     NpcRollForm,
+    PaletteSendForm,
+    ResourceAdjustForm,
     RollBoxForm,
 )
-from ..models import Character, CheckRequest, Roll
-from ..presenters.room import rollable_characters, room_panels_context, table_npcs
+from ..models import MAIN_PLAY_PHASES, Character, CheckRequest, Roll
+from ..presenters.characters import characters_context, session_characters
+from ..presenters.room import rollable_characters, room_panels_context, table_npcs, voices
 from ..presenters.stage import speakers
 from .common import apply_errors
 
@@ -173,7 +176,7 @@ def _chat(request, session, data):
         ).first()
     if say_as.get("to_id"):
         to = get_user_model().objects.filter(pk=say_as["to_id"]).first()
-    return chat_services.chat_post(
+    return chat_send(
         session=session,
         by=request.user,
         text=data["text"],
@@ -184,19 +187,34 @@ def _chat(request, session, data):
     )
 
 
-def _speakers(request, session, membership):
+def _own_voices(request, session, membership) -> list[Character]:
     scene = running_scene(session_id=session.pk)
     on_stage = (
         [appearance.character for appearance in stage_appearances(scene=scene)] if scene else []
     )
-    return speakers(session, request.user, is_gm(membership), on_stage)
+    controlled = [
+        character
+        for character in session_characters(session, is_gm(membership))
+        if character.owner_id == request.user.pk
+    ]
+    return voices(controlled, session.phase in MAIN_PLAY_PHASES, on_stage)
+
+
+def _speakers(request, session, membership):
+    own = _own_voices(request, session, membership)
+    return speakers(session, request.user, is_gm(membership), own)
+
+
+def _chosen(characters, character_id):
+    return next((character for character in characters if character.pk == character_id), None)
 
 
 @login_required
 @require_POST
 def roll_box(request, session_id: int):
     session, membership = member_session_or_404(user=request.user, session_id=session_id)
-    form = RollBoxForm(request.POST)
+    own = _own_voices(request, session, membership)
+    form = RollBoxForm(request.POST, characters=own, user=request.user)
     key = action_key_clean(request.POST.get("action_key"))
     ok = _run(
         form,
@@ -204,11 +222,114 @@ def roll_box(request, session_id: int):
             session_id=session.pk,
             user=request.user,
             key=key,
-            action=lambda: command_roll(session=session, by=request.user, text=data["text"]),
+            action=lambda: box_send(
+                session=session,
+                by=request.user,
+                text=data["text"],
+                character=_chosen(own, data["roll_as"]),
+            ),
         ),
     )
-    return _respond(
-        request, session, membership, "roll-box", roll_box_form=RollBoxForm() if ok else form
+    if ok:
+        # Keep the chosen character: a player rolling as their PC goes on doing so.
+        form = RollBoxForm(
+            characters=own, user=request.user, initial={"roll_as": form.cleaned_data["roll_as"]}
+        )
+    return _respond(request, session, membership, "roll-box", roll_box_form=form)
+
+
+@login_required
+@require_POST
+def palette_line_send(request, session_id: int):
+    """Send one line of a character's chat palette straight to the room."""
+    session, membership = member_session_or_404(user=request.user, session_id=session_id)
+    form = PaletteSendForm(request.POST)
+    message, error = "", False
+    if not form.is_valid():
+        message, error = _("Choose a line of the palette to send."), True
+    else:
+        character = get_object_or_404(
+            Character, pk=form.cleaned_data["character"], table_id=session.table_id
+        )
+        try:
+            palette_send(
+                session=session,
+                by=request.user,
+                character=character,
+                text=form.cleaned_data["text"],
+            )
+        except (PermissionDenied, ValidationError) as refusal:
+            message, error = " ".join(_messages(refusal)), True
+        else:
+            message = _("Sent: %(line)s") % {"line": form.cleaned_data["text"]}
+    return _palette_status(request, message, error)
+
+
+@login_required
+@require_POST
+def resource_adjust(request, session_id: int):
+    """The character panel's ± buttons: one step up or down of a resource."""
+    session, membership = member_session_or_404(user=request.user, session_id=session_id)
+    form = ResourceAdjustForm(request.POST)
+    if not form.is_valid():
+        return _palette_status(
+            request, " ".join(form.non_field_errors()) or _("Choose a character."), True
+        )
+    character = get_object_or_404(
+        Character, pk=form.cleaned_data["character"], table_id=session.table_id
+    )
+    change = form.cleaned_data["change"]
+    try:
+        if form.cleaned_data["command"]:
+            resource_command(
+                session=session,
+                by=request.user,
+                character=character,
+                text=form.cleaned_data["command"],
+            )
+        else:
+            resource_change(
+                session=session,
+                by=request.user,
+                character=character,
+                name=form.cleaned_data["resource"],
+                op="+" if change > 0 else "-",
+                amount=str(abs(change)),
+            )
+    except (PermissionDenied, ValidationError) as refusal:
+        return _palette_status(request, " ".join(_messages(refusal)), True)
+    if not request.htmx:
+        return redirect("session_room", session_id=session.pk)
+    context = {
+        **characters_context(session, request.user, is_gm(membership)),
+        "session": session,
+        "viewer": request.user,
+        "viewer_is_gm": is_gm(membership),
+        "oob": True,
+    }
+    # The panel comes back at once for the one who pressed; everyone else's follows the
+    # timeline event.
+    return HttpResponse(
+        render_to_string(
+            f"{TEMPLATE}#palette-status", {"palette_status": _("Changed.")}, request=request
+        )
+        + render_to_string(f"{TEMPLATE}#characters", context, request=request)
+    )
+
+
+def _messages(refusal) -> list[str]:
+    return [str(refusal)] if isinstance(refusal, PermissionDenied) else refusal.messages
+
+
+def _palette_status(request, message: str, error: bool):
+    if not request.htmx:
+        return HttpResponse(
+            message, status=400 if error else 200, content_type="text/plain; charset=utf-8"
+        )
+    return render(
+        request,
+        f"{TEMPLATE}#palette-status",
+        {"palette_status": message, "palette_status_error": error},
     )
 
 

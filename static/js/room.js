@@ -48,8 +48,8 @@
   // Panels are re-rendered whole when they change. Keep what the viewer was doing in them:
   // text typed and choices made but not sent, open disclosures, and the keyboard focus, so
   // an update from someone else never snatches a half-made decision away.
-  var LIVE_PANELS = ["stage", "chat-form", "gm-controls", "player-controls", "cast-panel",
-    "check-request-form", "contest-form", "npc-roll-form"];
+  var LIVE_PANELS = ["stage", "chat-form", "roll-box", "characters", "gm-controls",
+    "player-controls", "cast-panel", "check-request-form", "contest-form", "npc-roll-form"];
   var panelMemory = {};
   function fieldKey(field) { return field.id || (field.name ? "name:" + field.name : null); }
   function isDirty(field) {

@@ -126,6 +126,35 @@ def main() -> None:
             f" ratio {ratio:.2f} (target <= 1.5: {'met' if ratio <= 1.5 else 'NOT met'})"
         )
 
+    _palette_effect()
+
+
+def _palette_effect() -> None:
+    """The room page's queries with one short chat palette and with many long ones: the
+    palettes and the character panel come from one query, whatever they hold."""
+    counts = {}
+    for index, (characters, lines) in enumerate(((1, 1), (8, 300)), start=len(SIZES)):
+        session, _gm, player = _session_with_events(10, index)
+        for number in range(characters):
+            character = CharacterFactory(
+                table=session.table,
+                owner=player,
+                name=f"Palette PC {number}",
+                judgement_values={"Strength": 3, "Reflexes": 2},
+                resources={name: {"current": 5, "max": 9} for name in ("HP", "MP", "SAN")},
+                palette="\n".join(f"2D6+{{Strength}}>={line % 12}" for line in range(lines)),
+            )
+            session.characters.add(character)
+        client = Client()
+        client.force_login(player)
+        counts[(characters, lines)] = _count_queries(client, f"/sessions/{session.pk}/")
+    (few, few_queries), (many, many_queries) = counts.items()
+    print(
+        f"Chat palettes on the player's room page: {few[0]} PC x {few[1]} line:"
+        f" {few_queries} queries; {many[0]} PCs x {many[1]} lines: {many_queries} queries"
+        f" ({'flat' if few_queries == many_queries else 'GROWS'})"
+    )
+
 
 if __name__ == "__main__":
     main()

@@ -35,7 +35,7 @@ def room_page(browser, base_url, session, username, *, width=1280, height=1100):
 _PANELS_JS = """() => {
   const ids = ["afterplay-link", "stage", "cast-panel", "gm-controls", "player-controls",
                "check-items", "timeline-items", "matches", "chat-form", "check-request-form",
-               "contest-form", "npc-roll-form"];
+               "contest-form", "npc-roll-form", "characters", "roll-box"];
   const seen = {};
   for (const id of ids) {
     const element = document.getElementById(id);

@@ -111,6 +111,15 @@ def test_raising_a_resource_maximum_withdraws_the_check(checked, player, pc):
     assert _status(checked, pc) == Participation.SheetStatus.UNCHECKED
 
 
+def test_changing_a_sheet_entry_withdraws_the_check(checked, player, pc):
+    _edit(pc, player, sheet_entries=[{"label": "Weapon", "value": "Knife"}])
+
+    assert _status(checked, pc) == Participation.SheetStatus.UNCHECKED
+    assert SheetChange.objects.get().changes == [
+        {"what": "entry", "name": "Weapon", "before": "", "after": "Knife"}
+    ]
+
+
 def test_saving_an_unchanged_sheet_records_nothing(checked, player, pc):
     _edit(pc, player)
 
