@@ -16,6 +16,7 @@ from .checks import (
     Contest,
     Roll,
 )
+from .dice import DiceEpoch
 from .experience import (
     ExperienceAccount,
     ExperienceEntry,
@@ -67,6 +68,7 @@ __all__ = [
     "Character",
     "CheckRequest",
     "Contest",
+    "DiceEpoch",
     "EntryCondition",
     "EntryConditionFields",
     "ExperienceAccount",

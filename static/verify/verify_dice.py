@@ -57,7 +57,7 @@ def main(path):
     commits = {e["payload"]["epoch"]: e for e in events if e["kind"] == "dice_committed"}
     bad = 0
     for e in events:
-        dice = e["payload"].get("dice")
+        dice = e["payload"].get("proof")
         if not isinstance(dice, dict) or "key" not in dice:
             continue
         commit = commits.get(dice["epoch"])

@@ -190,7 +190,7 @@ def export_with(proof: RollProof, root: bytes, *, shown_faces=None) -> dict:
                 "kind": "command_rolled",
                 "payload": {
                     "faces": list(proof.faces if shown_faces is None else shown_faces),
-                    "dice": dice,
+                    "proof": dice,
                 },
             },
         ]
