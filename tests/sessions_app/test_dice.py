@@ -335,3 +335,59 @@ def test_check_widget_refuses_a_malformed_value(session, gm, player, pc):
     assert response.status_code == 400
     assert "malformed" in response.content.decode()
     assert not Roll.objects.exists()
+
+
+# --------------------------------------------------------------------------- verification page
+
+
+def _verify_url(session, event) -> str:
+    return reverse("dice_verify", args=[session.pk, event.seq])
+
+
+def test_verification_page_holds_the_published_proof(session, gm, player, pc):
+    dice_commit_ahead(session=session)
+    roll = check_roll(request_id=_request(session, gm, pc).pk, by=player, dice_value=BROWSER_VALUE)
+    event = session.events.get(kind="check_rolled")
+
+    response = _client(player).get(_verify_url(session, event))
+
+    assert response.status_code == 200
+    data = response.context["dice_data"]
+    assert data["key"] == event.payload["proof"]["key"]
+    assert data["shown"] == [str(face) for face in roll.faces]
+    assert response.context["committed_first"]
+    assert 'id="dice-proof-data"' in response.content.decode()
+
+
+def test_verification_page_of_a_secret_roll_is_refused_to_players_until_revealed(
+    session, gm, player, pc, second_player
+):
+    roll = check_roll(request_id=_request(session, gm, pc, secret=True).pk, by=player)
+    hidden = session.events.get(kind="check_rolled")
+    twin = session.events.get(kind="secret_roll")
+
+    for user in (player, second_player):
+        assert _client(user).get(_verify_url(session, hidden)).status_code == 404
+        assert _client(user).get(_verify_url(session, twin)).status_code == 404
+    assert _client(gm).get(_verify_url(session, hidden)).status_code == 200
+
+    roll_reveal(roll=roll, by=gm)
+
+    revealed = session.events.get(kind="roll_revealed")
+    assert _client(second_player).get(_verify_url(session, revealed)).status_code == 200
+
+
+def test_verification_page_refused_to_outsiders(session, gm, player, pc, outsider):
+    check_roll(request_id=_request(session, gm, pc).pk, by=player)
+    event = session.events.get(kind="check_rolled")
+
+    assert _client(outsider).get(_verify_url(session, event)).status_code == 404
+
+
+def test_roll_card_links_to_its_verification(session, gm, player, pc):
+    check_roll(request_id=_request(session, gm, pc).pk, by=player)
+    event = session.events.get(kind="check_rolled")
+
+    page = _client(player).get(reverse("session_room", args=[session.pk])).content.decode()
+
+    assert _verify_url(session, event) in page
