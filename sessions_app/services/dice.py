@@ -8,6 +8,7 @@ after it is committed once half of the current one is used, long before any of i
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
@@ -18,6 +19,28 @@ from django.utils.translation import gettext as _
 from .. import dice_proof
 from ..models import DiceEpoch, GameSession, Roll
 from .timeline import timeline_append
+
+# The masters this process used last, so that publishing a roll's proof right after drawing
+# it reads no row again. Server memory only, like the database row it mirrors.
+_MASTERS: OrderedDict[tuple[int, int], tuple[bytes, int]] = OrderedDict()
+_MASTERS_KEPT = 64
+
+
+def _remember(epoch: DiceEpoch) -> tuple[bytes, int]:
+    found = (bytes(epoch.master), epoch.size)
+    _MASTERS[(epoch.session_id, epoch.number)] = found
+    _MASTERS.move_to_end((epoch.session_id, epoch.number))
+    while len(_MASTERS) > _MASTERS_KEPT:
+        _MASTERS.popitem(last=False)
+    return found
+
+
+def _master(session_id: int, epoch: int) -> tuple[bytes, int]:
+    """An epoch's master secret and size."""
+    found = _MASTERS.get((session_id, epoch))
+    if found is None:
+        found = _remember(DiceEpoch.objects.get(session_id=session_id, number=epoch))
+    return found
 
 
 def _epoch_commit(session: GameSession, number: int) -> DiceEpoch:
@@ -104,7 +127,8 @@ def dice_draw(*, session: GameSession, value: str | None = None) -> Draw:
             DiceEpoch.objects.filter(session=session, number=epoch.number + 1).exists()
         ):
             _epoch_commit(session, epoch.number + 1)
-    key = dice_proof.roll_key(bytes(epoch.master), session.pk, epoch.number, index)
+    master, _size = _remember(epoch)
+    key = dice_proof.roll_key(master, session.pk, epoch.number, index)
     return Draw(
         epoch=epoch.number,
         index=index,
@@ -144,15 +168,13 @@ def proof_block(
 
     Only for a roll its reader may see: the key determines the faces.
     """
-    record = DiceEpoch.objects.get(session_id=session_id, number=epoch)
-    master = bytes(record.master)
+    master, size = _master(session_id, epoch)
     return {
         "epoch": epoch,
         "index": index,
         "key": dice_proof.roll_key(master, session_id, epoch, index).hex(),
         "path": [
-            step.hex()
-            for step in dice_proof.proof_path(master, session_id, epoch, index, record.size)
+            step.hex() for step in dice_proof.proof_path(master, session_id, epoch, index, size)
         ],
         "value": value,
         "value_source": value_source,

@@ -54,7 +54,10 @@ def check(dice, commit, shown):
 def main(path):
     with open(path, encoding="utf-8") as log:
         events = json.load(log)["events"]
-    commits = {e["payload"]["epoch"]: e for e in events if e["kind"] == "dice_committed"}
+    commits = {}
+    for e in events:  # the first commitment of a batch counts; a later one cannot replace it
+        if e["kind"] == "dice_committed":
+            commits.setdefault(e["payload"]["epoch"], e)
     bad = 0
     for e in events:
         dice = e["payload"].get("proof")

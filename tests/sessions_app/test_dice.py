@@ -25,6 +25,7 @@ from sessions_app.services.checks import (
 from sessions_app.services.dice import dice_commit_ahead
 from sessions_app.services.logs import log_import
 from tests.factories import CharacterFactory, MembershipFactory, UserFactory
+from tests.sessions_app.dice_proofs import verified
 
 BROWSER_VALUE = "5a" * 16
 
@@ -60,27 +61,6 @@ def _committed_root(session, epoch: int) -> tuple[int, bytes]:
     return event.seq, bytes.fromhex(event.payload["root"])
 
 
-def _verified(session, event) -> list[int]:
-    """Check an event's published proof as a viewer would, from the timeline alone."""
-    proof = event.payload["proof"]
-    commit = session.events.get(kind="dice_committed", payload__epoch=proof["epoch"])
-    assert commit.seq < event.seq
-    return dice_proof.verify(
-        dice_proof.RollProof(
-            session=commit.payload["session"],
-            epoch=proof["epoch"],
-            index=proof["index"],
-            size=commit.payload["size"],
-            key=bytes.fromhex(proof["key"]),
-            path=tuple(bytes.fromhex(step) for step in proof["path"]),
-            value=proof["value"],
-            draws=tuple(tuple(draw) for draw in proof["draws"]),
-            faces=tuple(proof["faces"]),
-        ),
-        bytes.fromhex(commit.payload["root"]),
-    )
-
-
 def test_check_roll_with_a_browser_value_verifies(session, gm, player, pc):
     dice_commit_ahead(session=session)
     request = _request(session, gm, pc)
@@ -90,7 +70,7 @@ def test_check_roll_with_a_browser_value_verifies(session, gm, player, pc):
     event = session.events.get(kind="check_rolled")
     assert event.payload["proof"]["value"] == BROWSER_VALUE
     assert event.payload["proof"]["value_source"] == "browser"
-    assert _verified(session, event) == roll.faces == event.payload["faces"]
+    assert verified(session, event) == roll.faces == event.payload["faces"]
     assert (roll.dice_epoch, roll.dice_index, roll.dice_draws) == (0, 0, [[2, 6]])
 
 
@@ -139,7 +119,7 @@ def test_rolls_take_consecutive_keys(session, gm, player, pc, npc):
     indexes = list(Roll.objects.order_by("pk").values_list("dice_index", flat=True))
     assert indexes == [0, 1, 2, 3]
     for event in session.events.filter(kind__in=["check_rolled", "command_rolled"]):
-        assert _verified(session, event) == event.payload["faces"]
+        assert verified(session, event) == event.payload["faces"]
 
 
 def test_command_roll_draws_every_die_verifiably(session, player):
@@ -147,7 +127,7 @@ def test_command_roll_draws_every_die_verifiably(session, player):
 
     event = session.events.get(kind="command_rolled")
     assert roll.dice_draws == [[4, 10]]
-    assert _verified(session, event) == roll.faces
+    assert verified(session, event) == roll.faces
 
 
 def test_command_in_error_takes_no_key(session, player):
@@ -173,7 +153,7 @@ def test_contest_sides_each_verify(session, gm, player, pc, npc):
         check_roll(request_id=reaction.pk, by=gm, dice_value="66" * 16)
 
     for event in session.events.filter(kind="check_rolled"):
-        assert _verified(session, event) == event.payload["faces"]
+        assert verified(session, event) == event.payload["faces"]
 
 
 def test_next_batch_is_committed_long_before_it_is_needed(session, player, monkeypatch):
@@ -188,7 +168,7 @@ def test_next_batch_is_committed_long_before_it_is_needed(session, player, monke
     rolled_before_it = session.events.filter(kind="command_rolled", seq__lt=commit_seq).count()
     assert rolled_before_it == 2  # committed as the third roll takes half-way key 2 of 4
     assert first_of_next.payload["proof"]["epoch"] == 1
-    assert _verified(session, first_of_next) == first_of_next.payload["faces"]
+    assert verified(session, first_of_next) == first_of_next.payload["faces"]
 
 
 def test_secret_roll_key_reaches_only_the_gm_until_revealed(session, gm, player, pc, second_player):
@@ -209,7 +189,7 @@ def test_secret_roll_key_reaches_only_the_gm_until_revealed(session, gm, player,
     revealed = session.events.get(kind="roll_revealed")
     assert revealed.visibility == TimelineEvent.Visibility.EVERYONE
     assert revealed.payload["proof"]["key"] == key
-    assert _verified(session, revealed) == roll.faces
+    assert verified(session, revealed) == roll.faces
 
 
 def test_secret_command_roll_key_reaches_its_roller_not_the_others(session, player, second_player):
