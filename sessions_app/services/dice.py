@@ -12,7 +12,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
 
@@ -75,7 +75,8 @@ def commitment_payload(epoch: DiceEpoch) -> dict:
 def dice_commit_ahead(*, session: GameSession) -> None:
     """Publish the session's first commitment if it has none yet (the caller's transaction)."""
     with transaction.atomic(savepoint=False):
-        GameSession.objects.select_for_update().filter(pk=session.pk).first()
+        if connection.features.has_select_for_update:
+            GameSession.objects.select_for_update().filter(pk=session.pk).first()
         if not DiceEpoch.objects.filter(session=session).exists():
             _epoch_commit(session, 0)
 
@@ -139,23 +140,22 @@ def dice_draw(*, session: GameSession, value: str | None = None) -> Draw:
 
 
 def _open_epoch(session: GameSession) -> DiceEpoch:
+    # The session's row is the lock every draw takes first: the timeline takes it too (for
+    # the sequence number), so a roll and a scene's end, which append before they draw,
+    # take their locks in one order and cannot deadlock. SQLite has one writer anyway.
+    if connection.features.has_select_for_update:
+        GameSession.objects.select_for_update().filter(pk=session.pk).first()
+
     def first_open():
         return (
-            DiceEpoch.objects.select_for_update()
-            .filter(session=session, used__lt=F("size"))
-            .order_by("number")
-            .first()
+            DiceEpoch.objects.filter(session=session, used__lt=F("size")).order_by("number").first()
         )
 
     epoch = first_open()
     if epoch is not None:
         return epoch
     # No epoch yet (a session from before verifiable dice), or the last one is used up and
-    # its successor was not committed: commit one now, under the session's lock.
-    GameSession.objects.select_for_update().filter(pk=session.pk).first()
-    epoch = first_open()
-    if epoch is not None:
-        return epoch
+    # its successor was not committed: commit one now.
     last = DiceEpoch.objects.filter(session=session).order_by("-number").first()
     _epoch_commit(session, 0 if last is None else last.number + 1)
     return first_open()
