@@ -63,6 +63,7 @@ bench-smoke: check-python $(VENV)/.installed-dev
 	@$(PY) manage.py collectstatic --noinput -v0
 	$(PY) tests/benchmarks/bench_acticsx.py --games 4 --random-games 5 --budget 0.2
 	$(PY) tests/benchmarks/bench_actual.py --games 4 --budget 0.1 --random-seconds 0.5
+	$(PY) tests/benchmarks/bench_dice.py --rolls 200 --checks 5 --repeats 1
 	$(PY) tests/benchmarks/bench_review.py --small 5 --large 50 --repeats 1
 	$(PY) tests/benchmarks/bench_roll.py --seconds 0.3 --rounds 1
 	$(PY) tests/benchmarks/bench_room.py --seconds 0.5 --events 3 --clients 3

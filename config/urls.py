@@ -5,6 +5,7 @@ from django.urls import include, path
 from minigames import views as minigames
 from sessions_app.views import (
     characters,
+    dice,
     experience,
     review,
     room,
@@ -32,6 +33,7 @@ session_patterns = [
     path("npc-rolls/", room.npc_roll, name="npc_roll"),
     path("rolls/<int:roll_id>/reveal/", room.roll_reveal, name="roll_reveal"),
     path("rolls/<int:roll_id>/void/", room.roll_void, name="roll_void"),
+    path("verify/<int:seq>/", dice.dice_verify, name="dice_verify"),
     path("matches/", minigames.match_create, name="match_create"),
     path("dice/", stats.session_dice, name="session_dice"),
     path("afterplay/", experience.afterplay, name="afterplay"),

@@ -1,8 +1,9 @@
 """The timeline event kinds of matches, registered with sessions_app's kind registry when
 the app is ready (sessions_app itself knows nothing of minigames)."""
 
-from typing import TypedDict
+from typing import NotRequired, TypedDict
 
+from sessions_app.kinds.dice import SAMPLE_PROOF, DiceDrawn, DiceProof
 from sessions_app.kinds.registry import Kind, Panel, Topic, kind_register
 
 
@@ -10,9 +11,17 @@ class MatchStarted(TypedDict):
     match_id: int
     game: str
     names: list[str]  # the two seats' names, in seat order
+    # Where the match's seed comes from; its key (which fixes every hidden card) is only
+    # published when the match is over.
+    proof: NotRequired[DiceDrawn]
 
 
-class MatchFinished(MatchStarted):
+class MatchFinished(TypedDict):
+    match_id: int
+    game: str
+    names: list[str]
+    # The seed's proof: the one face drawn, less one, is the seed the engine shuffled with.
+    proof: NotRequired[DiceProof]
     winner: int | None  # the winning seat; None for a draw
     winner_name: str | None
     loser_name: str | None
@@ -59,6 +68,12 @@ kind_register(
         samples=(
             {"match_id": 1, "game": "actual", "names": _NAMES},
             {"match_id": 2, "game": "acticsx", "names": _NAMES},
+            {
+                "match_id": 3,
+                "game": "actual",
+                "names": _NAMES,
+                "proof": {"epoch": 0, "index": 5, "value": "01" * 16, "value_source": "server"},
+            },
         ),
         template="minigames/kinds/match_started.html",
         panels={Panel.MATCHES},
@@ -73,6 +88,7 @@ kind_register(
             {**_WON, "game": "acticsx", "reason": "life", "pieces_left": 0, "life_left": 3},
             {**_DRAWN, "game": "acticsx"},
             {**_DRAWN, "reason": "stopped"},
+            {**_WON, "proof": {**SAMPLE_PROOF, "draws": [[1, 2**62]], "faces": [2**61 + 7]}},
         ),
         template="minigames/kinds/match_finished.html",
         panels={Panel.MATCHES},

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 
 from sessions_app.models import Character, GameSession, Membership, Phase
 from sessions_app.services.access import is_gm, require_gm, require_member
+from sessions_app.services.dice import Draw, dice_draw, proof_block
 from sessions_app.services.stage import stage_require
 from sessions_app.services.timeline import announce_on_commit, timeline_append
 
@@ -28,6 +29,33 @@ PLAY_OVER = (Phase.AFTER_PLAY, Phase.CLOSED)
 STOPPED = "stopped"
 # A computer seat never takes more steps (or fresh looks) than this in one go: a guard.
 MAX_COMPUTER_STEPS = 400
+SEED_LIMIT = 2**62
+
+
+def _seed_place(draw: Draw) -> dict:
+    return {
+        "epoch": draw.epoch,
+        "index": draw.index,
+        "value": draw.value,
+        "value_source": draw.value_source,
+    }
+
+
+def _seed_proof(match: Match) -> dict | None:
+    """The seed's proof, published once the match is over (its key fixes every card)."""
+    started = match.session.events.filter(kind="match_started", payload__match_id=match.pk).first()
+    place = (started.payload if started is not None else {}).get("proof")
+    if place is None:
+        return None
+    return proof_block(
+        session_id=match.session_id,
+        epoch=place["epoch"],
+        index=place["index"],
+        value=place["value"],
+        value_source=place["value_source"],
+        draws=[[1, SEED_LIMIT]],
+        faces=[match.seed + 1],
+    )
 
 
 class StaleMove(ValidationError):
@@ -100,6 +128,7 @@ def match_create(
     options: dict | None = None,
     game: str = DEFAULT_GAME,
     seed: int | None = None,
+    dice_value: str | None = None,
 ) -> Match:
     """Seat two characters of the session at a match; both then prepare in secret."""
     spec = game_spec(game)
@@ -126,6 +155,12 @@ def match_create(
                 % {"a": seats[0].character.name, "b": seats[1].character.name},
                 match=under_way,
             )
+        draw = None
+        if seed is None:
+            # The seed fixes every shuffle and random discard of the match: drawn like a
+            # roll's dice, so that once the match is over anyone can check it.
+            draw = dice_draw(session=session, value=dice_value)
+            seed = draw.source.randint(0, SEED_LIMIT - 1)
         match = _new_match(
             spec=spec,
             session=session,
@@ -135,16 +170,14 @@ def match_create(
             options=options,
             seed=seed,
         )
-        timeline_append(
-            session=session,
-            kind="match_started",
-            actor=by,
-            payload={
-                "match_id": match.pk,
-                "game": spec.key,
-                "names": [seat["name"] for seat in seat_info],
-            },
-        )
+        payload = {
+            "match_id": match.pk,
+            "game": spec.key,
+            "names": [seat["name"] for seat in seat_info],
+        }
+        if draw is not None:
+            payload["proof"] = _seed_place(draw)
+        timeline_append(session=session, kind="match_started", actor=by, payload=payload)
     return _computer_turns(match)
 
 
@@ -186,7 +219,8 @@ def _with_decks(options: dict | None, decks: list[str | None]) -> dict:
 
 def _new_match(*, spec: GameSpec, session, by, seat_users, seat_info, options, seed) -> Match:
     options = spec.clean_options(options, players=seat_users)
-    seed = secrets.randbits(62) if seed is None else seed
+    # A practice game outside any session has no commitment to draw from.
+    seed = secrets.randbelow(SEED_LIMIT) if seed is None else seed
     state = spec.engine.initial_state(options, seed)
     return Match.objects.create(
         game=spec.key,
@@ -301,6 +335,9 @@ def _announce_result(match: Match) -> None:
         "pieces_left": None if winner is None else result.get("pieces_left", [0, 0])[winner],
         "life_left": None if winner is None else (result.get("lives") or [0, 0])[winner],
     }
+    proof = _seed_proof(match)
+    if proof is not None:
+        payload["proof"] = proof
     timeline_append(
         session=match.session, kind="match_finished", actor=match.created_by, payload=payload
     )

@@ -56,6 +56,7 @@ def match_create(request, session_id: int):
                 ],
                 options=form.options(),
                 game=form.cleaned_data["game"],
+                dice_value=request.POST.get("dice_value") or None,
             )
         except PermissionDenied as error:
             form.add_error(None, str(error))

@@ -5,6 +5,7 @@ from .models import (
     Character,
     CheckRequest,
     Contest,
+    DiceEpoch,
     ExperienceAccount,
     ExperienceEntry,
     GameSession,
@@ -134,6 +135,14 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+@admin.register(DiceEpoch)
+class DiceEpochAdmin(ReadOnlyAdmin):
+    """The commitments; the master secret is not shown, even to staff."""
+
+    list_display = ["session", "number", "used", "size", "root", "created_at"]
+    exclude = ["master"]
 
 
 @admin.register(Participation)

@@ -3,6 +3,7 @@
 from typing import Literal, NotRequired, TypedDict
 
 from .. import srs
+from .dice import SAMPLE_PROOF, DicePlace, DiceProof
 from .registry import Kind, Panel, Topic, kind_register
 
 
@@ -55,6 +56,9 @@ class Roll(TypedDict):
     modifiers: list[Modifier]
     secret: bool
     difficulty_secret: bool
+    # The key and proof of verifiable dice, for those who may see the faces; absent from
+    # rolls made before dice were verifiable.
+    proof: NotRequired[DiceProof]
 
 
 class CheckRoll(Roll, CheckResult):
@@ -147,6 +151,7 @@ class SecretRoll(TypedDict):
     character: str
     roller: str
     source: str
+    proof: NotRequired[DicePlace]
 
 
 class RollVoided(TypedDict):
@@ -255,6 +260,7 @@ _CHECK_ROLL = {
 }
 _CHECK_ROLLS = (
     _CHECK_ROLL,
+    {**_CHECK_ROLL, "proof": SAMPLE_PROOF},
     # A secret difficulty, as players see it until the GM reveals it.
     {
         **_CHECK_ROLL,
@@ -428,6 +434,13 @@ kind_register(
         samples=(
             {"roll_id": 11, "character": "Aki", "roller": "aki", "source": "request"},
             {"roll_id": 12, "character": "", "roller": "aki", "source": "command"},
+            {
+                "roll_id": 13,
+                "character": "Aki",
+                "roller": "aki",
+                "source": "request",
+                "proof": {"epoch": 0, "index": 4},
+            },
         ),
         panels={Panel.CHECKS},
         topic=Topic.CHECKS,

@@ -1,7 +1,8 @@
 """Kinds of main play's structure: phases, scenes, who is on stage, and handouts."""
 
-from typing import Literal, TypedDict
+from typing import Literal, NotRequired, TypedDict
 
+from .dice import DiceProof
 from .registry import Kind, LogPlace, Panel, Topic, kind_register
 
 # "from" is a keyword: the class syntax cannot declare it.
@@ -79,6 +80,7 @@ class EntryCost(StageRequest):
     before: int
     after: int
     met: bool
+    proof: NotRequired[DiceProof]  # a rolled cost's proof
 
 
 class AfterSceneRow(TypedDict):
@@ -95,6 +97,7 @@ class AfterSceneRow(TypedDict):
 class AfterScene(TypedDict):
     scene_number: int
     rows: list[AfterSceneRow]
+    proof: NotRequired[DiceProof]  # every row's faces, in row order, from one roll key
 
 
 class SceneWish(TypedDict):

@@ -17,6 +17,7 @@ from .checks import (
     Contest,
     Roll,
 )
+from .dice import DiceEpoch
 from .experience import (
     ExperienceAccount,
     ExperienceEntry,
@@ -69,6 +70,7 @@ __all__ = [
     "Character",
     "CheckRequest",
     "Contest",
+    "DiceEpoch",
     "EntryCondition",
     "EntryConditionFields",
     "ExperienceAccount",

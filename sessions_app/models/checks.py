@@ -168,6 +168,18 @@ class Roll(AppendOnlyModel):
     result = models.JSONField(_("result"), default=dict)
     secret = models.BooleanField(_("secret"), default=False)
     difficulty_secret = models.BooleanField(_("secret difficulty"), default=False)
+    # Where the faces came from: roll `dice_index` of epoch `dice_epoch`, with the roller's
+    # value. Empty for rolls made before dice were verifiable (and faces typed in by tests).
+    dice_epoch = models.PositiveIntegerField(_("dice epoch"), null=True, blank=True)
+    dice_index = models.PositiveIntegerField(_("dice index"), null=True, blank=True)
+    dice_value = models.CharField(_("roller's value"), max_length=128, blank=True)
+    dice_value_source = models.CharField(
+        _("roller's value from"),
+        max_length=10,
+        blank=True,
+        choices=[("browser", _("the roller's browser")), ("server", _("the server"))],
+    )
+    dice_draws = models.JSONField(_("dice drawn"), default=list, blank=True)
     created_at = models.DateTimeField(_("created"), default=timezone.now)
 
     class Meta:

@@ -29,10 +29,11 @@ from ..models import (
 )
 from ..srs_messages import command_error_message
 from .access import is_gm, is_player, member_exists, require_gm, require_member
+from .dice import dice_draw, roll_place, roll_proof
 from .stage import entry_check_resolved, stage_require
 from .timeline import timeline_append
 
-# The dice come from the operating system's generator; tests pass faces in instead.
+# A check's two dice, drawn from the roll's verifiable source; tests pass faces in instead.
 roll_dice = srs.roll_2d6
 
 DECLARED_MODIFIER_LIMIT = 99
@@ -299,6 +300,9 @@ def _roll_payload(roll: Roll, request: CheckRequest | None) -> dict:
         )
     if roll.command:
         payload["command"] = roll.command
+    proof = roll_proof(roll)
+    if proof is not None:
+        payload["proof"] = proof
     return payload
 
 
@@ -330,6 +334,9 @@ def _announce_roll(roll: Roll, request: CheckRequest | None, *, kind: str, audie
             "roller": payload["roller"],
             "source": roll.source,
         }
+        place = roll_place(roll)
+        if place is not None:
+            twin["proof"] = place
         _append_twin(session, roll.roller, "secret_roll", twin, exclude=audience)
     elif roll.difficulty_secret:
         timeline_append(
@@ -379,8 +386,13 @@ def check_roll(
     session_id: int | None = None,
     declared_modifiers: Iterable = (),
     dice: Sequence[int] | None = None,
+    dice_value: str | None = None,
 ) -> Roll:
-    """Roll a requested check once; a repeated submit by the roller gets the same roll back."""
+    """Roll a requested check once; a repeated submit by the roller gets the same roll back.
+
+    `dice_value` is the roller's random value from their browser (hex); without one the
+    server makes one, and the roll's proof says so.
+    """
     declared = clean_declared_modifiers(declared_modifiers)
     try:
         with transaction.atomic():
@@ -388,7 +400,9 @@ def check_roll(
                 # SQLite runs one writer at a time and cannot deadlock; elsewhere an entry
                 # check must queue behind the end of its scene.
                 _entry_scene_lock(request_id)
-            return _check_roll_locked(request_id, by, declared, dice, session_id=session_id)
+            return _check_roll_locked(
+                request_id, by, declared, dice, session_id=session_id, dice_value=dice_value
+            )
     except IntegrityError:
         # Two submits raced past the status check; the database kept exactly one roll.
         existing = Roll.objects.filter(request_id=request_id).first()
@@ -434,7 +448,7 @@ def _request_for_its_player(request_id, by, session_id, refusal: str) -> CheckRe
 
 
 def _check_roll_locked(
-    request_id, by, declared, dice, source=Roll.Source.REQUEST, session_id=None
+    request_id, by, declared, dice, source=Roll.Source.REQUEST, session_id=None, dice_value=None
 ) -> Roll:
     request = _request_for_its_player(
         request_id, by, session_id, _("Only %(character)s's player can roll this check.")
@@ -445,7 +459,12 @@ def _check_roll_locked(
         raise ValidationError(_("This check is no longer waiting for a roll."))
     if answers_without_dice(request):
         raise ValidationError(_("This side cannot roll: it answers with its modifiers."))
-    faces = tuple(dice) if dice is not None else roll_dice()
+    draw = None
+    if dice is not None:
+        faces = tuple(dice)
+    else:
+        draw = dice_draw(session=request.session, value=dice_value)
+        faces = tuple(roll_dice(draw.source))
     modifiers = _gm_and_declared(request, declared)
     result = srs.check(
         request.value,
@@ -467,6 +486,7 @@ def _check_roll_locked(
         result=result.to_dict(),
         secret=request.secret,
         difficulty_secret=request.difficulty_secret,
+        **(draw.roll_fields() if draw is not None else {}),
     )
     CheckRequest.objects.filter(pk=request.pk).update(status=CheckRequest.Status.ROLLED)
     request.status = CheckRequest.Status.ROLLED
@@ -490,6 +510,7 @@ def gm_roll(
     difficulty: int | None = None,
     secret: bool = False,
     dice: Sequence[int] | None = None,
+    dice_value: str | None = None,
 ) -> Roll:
     """Roll at once for one of the GM's NPCs, in public or in secret."""
     require_gm(user=by, table_id=session.table_id)
@@ -507,7 +528,9 @@ def gm_roll(
             gm_modifier=modifier,
             secret=secret,
         )
-        return _check_roll_locked(request.pk, by, [], dice, source=Roll.Source.GM)
+        return _check_roll_locked(
+            request.pk, by, [], dice, source=Roll.Source.GM, dice_value=dice_value
+        )
 
 
 def command_roll(
@@ -517,6 +540,7 @@ def command_roll(
     text: str,
     faces: Sequence[int] | None = None,
     character: Character | None = None,
+    dice_value: str | None = None,
 ) -> Roll:
     """Roll a roll-box command (BCDice style); a leading S keeps it to the roller and GM.
     Rolled as a character its player controls, the card and the dice statistics name it."""
@@ -530,16 +554,18 @@ def command_roll(
     profile = session.rules_profile
     table_values = {"critical": profile.critical, "fumble": profile.fumble}
     try:
-        result = (
-            srs.roll_command(text, faces, **table_values)
-            if faces is not None
-            else srs.roll_command_random(text, **table_values)
-        )
+        result = srs.roll_command(text, faces, **table_values) if faces is not None else None
+        # Understood before any dice are taken: a command in error uses up no roll key.
+        srs.parse_command(text, **table_values)
     except srs.CommandError as error:
         raise ValidationError({"text": command_error_message(error)}) from None
-    command = result.command
-    check_result = result.check
     with transaction.atomic():
+        draw = None
+        if result is None:
+            draw = dice_draw(session=session, value=dice_value)
+            result = srs.roll_command_random(text, draw.source, **table_values)
+        command = result.command
+        check_result = result.check
         roll = Roll.objects.create(
             session=session,
             roller=by,
@@ -557,6 +583,7 @@ def command_roll(
                 "sides": command.faces,
             },
             secret=command.secret,
+            **(draw.roll_fields() if draw is not None else {}),
         )
         _announce_roll(roll, None, kind="command_rolled", audience=[by] if command.secret else None)
     return roll

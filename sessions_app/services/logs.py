@@ -16,6 +16,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from .. import dice_proof
 from ..kinds.registry import PayloadError, kind_find, payload_check
 from ..log_export import FORMAT, FORMAT_VERSION
 from ..models import (
@@ -331,8 +332,56 @@ def log_clean(data) -> dict:
         "session": _clean_session(document["session"]),
         "members": _clean_members(document["members"]),
         "characters": _clean_characters(document["characters"]),
-        "events": _clean_events(document["events"], complete=complete),
+        "events": _dice_checked(_clean_events(document["events"], complete=complete)),
     }
+
+
+def _proof_of(proof: dict, commit: dict) -> dice_proof.RollProof:
+    """Read a published proof and its epoch's commitment; KeyError/TypeError/ValueError if
+    either is malformed."""
+    draws = tuple((int(count), int(sides)) for count, sides in proof["draws"])
+    if any(isinstance(face, bool) or not isinstance(face, int) for face in proof["faces"]):
+        raise TypeError("faces are whole numbers")
+    return dice_proof.RollProof(
+        session=int(commit["session"]),
+        epoch=int(proof["epoch"]),
+        index=int(proof["index"]),
+        size=int(commit["size"]),
+        key=bytes.fromhex(proof["key"]),
+        path=tuple(bytes.fromhex(step) for step in proof["path"]),
+        value=str(proof["value"]),
+        draws=draws,
+        faces=tuple(proof["faces"]),
+    )
+
+
+def _dice_checked(events: list[dict]) -> list[dict]:
+    """Refuse a log whose published dice do not follow from their commitments: every proof
+    (a roll's key and Merkle path) must climb to the root committed before it, and give the
+    faces its event shows."""
+    commitments: dict[int, dict] = {}
+    for number, event in enumerate(events, start=1):
+        payload = event["payload"]
+        if event["kind"] == "dice_committed":
+            commitments.setdefault(payload.get("epoch"), payload)
+            continue
+        proof = payload.get("proof")
+        if not isinstance(proof, dict) or "key" not in proof:
+            continue
+        commit = commitments.get(proof.get("epoch"))
+        try:
+            if commit is None:
+                raise dice_proof.ProofError("no commitment for its batch comes before it")
+            faces = dice_proof.verify(_proof_of(proof, commit), bytes.fromhex(commit["root"]))
+            if "faces" in payload and payload["faces"] != faces:
+                raise dice_proof.ProofError(f"the card shows {payload['faces']}, not {faces}")
+        except (KeyError, TypeError, ValueError) as error:
+            raise _refuse(
+                _("Event %(number)d's dice do not verify: %(reason)s."),
+                number=number,
+                reason=str(error)[:200],
+            ) from None
+    return events
 
 
 def log_import(*, data, by) -> GameSession:

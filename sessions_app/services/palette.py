@@ -74,8 +74,10 @@ def box_send(
     text: str,
     character: Character | None = None,
     faces=None,
+    dice_value: str | None = None,
 ) -> Roll | TimelineEvent:
-    """The roll box: a roll command or a resource command, as a character or as the user."""
+    """The roll box: a roll command or a resource command, as a character or as the user.
+    `dice_value` is the roller's random value from their browser (see services/dice.py)."""
     character = _controlled(session, by, character)
     text = _resolved((text or "").strip(), character)
     if resource_command_parse(text) is not None:
@@ -85,7 +87,14 @@ def box_send(
             character=_resource_character(session, by, character),
             text=text,
         )
-    return command_roll(session=session, by=by, text=text, faces=faces, character=character)
+    return command_roll(
+        session=session,
+        by=by,
+        text=text,
+        faces=faces,
+        character=character,
+        dice_value=dice_value,
+    )
 
 
 def chat_send(

@@ -31,6 +31,7 @@ from ..models import (
 from ..selectors.scenes import on_stage_ids
 from .access import is_player, require_gm, require_member
 from .checks import check_request, check_request_announce, check_request_build
+from .dice import dice_draw, draw_proof
 from .stage import appear, character_label, request_event
 from .timeline import timeline_append
 
@@ -349,12 +350,17 @@ def _after_scene(session: GameSession, scene: Scene, appeared: set[int], by, rng
     except srs.CommandError:
         return
     rows = []
+    draw = None
     for character in session.characters.select_for_update().order_by("name"):
         if character.pk in appeared:
             continue
         values = (character.resources or {}).get(resource)
         if not values:
             continue
+        if rng is None and amount.command is not None:
+            # Taken at the first row that rolls, so a scene nobody gains from uses no key.
+            draw = dice_draw(session=session)
+            rng = draw.source
         gained, faces = srs.amount_roll(amount, rng)
         before = int(values.get("current", 0))
         maximum = int(values.get("max", before))
@@ -375,12 +381,11 @@ def _after_scene(session: GameSession, scene: Scene, appeared: set[int], by, rng
             }
         )
     if rows:
-        timeline_append(
-            session=session,
-            kind="after_scene",
-            actor=by,
-            payload={"scene_number": scene.number, "rows": rows},
-        )
+        payload = {"scene_number": scene.number, "rows": rows}
+        if draw is not None:
+            faces = [face for row in rows for face in row["faces"]]
+            payload["proof"] = draw_proof(session, draw, faces)
+        timeline_append(session=session, kind="after_scene", actor=by, payload=payload)
 
 
 def stage_bring_in(*, session: GameSession, by, character: Character) -> None:
@@ -665,6 +670,10 @@ def _entry_cost_pay(request: StageRequest, by, rng) -> bool:
                 "amount": amount.text,
             }
         )
+    draw = None
+    if rng is None and amount.command is not None:
+        draw = dice_draw(session=scene.session)
+        rng = draw.source
     cost, faces = srs.amount_roll(amount, rng)
     payload = {
         "condition": "cost",
@@ -674,6 +683,8 @@ def _entry_cost_pay(request: StageRequest, by, rng) -> bool:
         "rolled": cost,
         "before": before,
     }
+    if draw is not None:
+        payload["proof"] = draw_proof(scene.session, draw, faces)
     if cost > before:
         request.status = StageRequest.Status.FAILED
         request.save(update_fields=["status", "decided_by", "decided_at"])

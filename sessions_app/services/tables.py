@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 
 from ..models import GameSession, Invite, Membership, RulesProfile, Table
 from .access import is_gm, require_gm, require_member
+from .dice import dice_commit_ahead
 from .timeline import broadcast, timeline_append
 
 User = get_user_model()
@@ -147,6 +148,8 @@ def session_create(
             actor=by,
             payload={"title": session.title},
         )
+        # Committed before anyone can roll, so the first roll's dice were fixed in advance.
+        dice_commit_ahead(session=session)
     return session
 
 

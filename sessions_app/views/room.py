@@ -227,6 +227,7 @@ def roll_box(request, session_id: int):
                 by=request.user,
                 text=data["text"],
                 character=_chosen(own, data["roll_as"]),
+                dice_value=_dice_value(request),
             ),
         ),
     )
@@ -416,11 +417,19 @@ def npc_roll(request, session_id: int):
     form = NpcRollForm(request.POST, session=session, characters=npcs)
     ok = _run(
         form,
-        lambda data: gm_roll(session=session, by=request.user, **data),
+        lambda data: gm_roll(
+            session=session, by=request.user, dice_value=_dice_value(request), **data
+        ),
     )
     if ok:
         form = NpcRollForm(session=session, characters=npcs)
     return _respond(request, session, membership, "npc-roll-form", npc_form=form)
+
+
+def _dice_value(request) -> str | None:
+    """The roller's random value, put in the form by static/js/dice-value.js at submit; a page
+    without script sends none and the server makes the value (the roll records which)."""
+    return request.POST.get("dice_value") or None
 
 
 def _declared_rows(post) -> list[tuple[str, str]]:
@@ -434,7 +443,8 @@ def check_roll(request, session_id: int, request_id: int):
     # hottest endpoint of a session does not look those up twice.
     message, status = "", 200
     # The widget of a reaction side that cannot roll sends "answer": no dice, modifiers only.
-    act = check_services.contest_answer if request.POST.get("answer") else check_services.check_roll
+    answer = bool(request.POST.get("answer"))
+    act = check_services.contest_answer if answer else check_services.check_roll
     try:
         done = once(
             session_id=session_id,
@@ -445,6 +455,7 @@ def check_roll(request, session_id: int, request_id: int):
                 session_id=session_id,
                 by=request.user,
                 declared_modifiers=_declared_rows(request.POST),
+                **({} if answer else {"dice_value": _dice_value(request)}),
             ),
         )
     except PermissionDenied as error:

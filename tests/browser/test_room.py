@@ -106,11 +106,12 @@ def test_room_reload_restores_timeline_and_reconnects(browser, live_server_url):
 
     page.reload()
 
-    expect(page.locator("#timeline-items li")).to_have_count(2)
+    # The session's creation, its dice commitment and the line.
+    expect(page.locator("#timeline-items li")).to_have_count(3)
     expect(page.locator("#connection-status")).to_have_text("Live")
     page.get_by_label("Message").fill("Second line")
     page.get_by_role("button", name="Send").click()
-    expect(page.locator("#timeline-items li")).to_have_count(3)
+    expect(page.locator("#timeline-items li")).to_have_count(4)
     context.close()
 
 

@@ -248,7 +248,7 @@ def test_check_roll_invalid_declared_modifier_refused(session, gm, player, pc):
 
 
 def test_check_roll_uses_the_wired_dice(session, gm, player, pc, monkeypatch):
-    monkeypatch.setattr(check_services, "roll_dice", lambda: (4, 2))
+    monkeypatch.setattr(check_services, "roll_dice", lambda rng=None: (4, 2))
     request = _request(session, gm, pc)
 
     assert check_roll(request_id=request.pk, by=player).faces == [4, 2]

@@ -41,6 +41,7 @@ from tests.factories import (
     cast_member,
     main_play_start,
 )
+from tests.sessions_app.dice_proofs import verified
 
 
 class FixedRng:
@@ -335,6 +336,19 @@ def test_scene_end_after_scene_rule_rolls_with_injected_rng(session, gm, recover
     assert (rows["Ren"]["faces"], rows["Ren"]["rolled"], rows["Ren"]["after"]) == ([4], 4, 9)
     assert _hp(recovering["Sora"]) == 8
     assert _hp(recovering["Aki"]) == 5
+
+
+def test_scene_end_after_scene_rule_rolls_verifiable_dice(session, gm, recovering):
+    session.rules_profile.after_scene_amount = "1D6"
+    session.rules_profile.save()
+    scene_start(session=session, by=gm, scene_player=recovering["Aki"])
+
+    scene_end(session=session, by=gm)
+
+    (event,) = _events(session, "after_scene")
+    faces = [face for row in event.payload["rows"] for face in row["faces"]]
+    assert len(faces) == 3
+    assert verified(session, event) == faces
 
 
 def test_scene_end_without_after_scene_rule_changes_no_resource(opening, gm, player, pc):
@@ -720,6 +734,16 @@ def test_entry_cost_paid_enters(session, gm, cost_session):
     assert _hp(ren) == 1
     assert (event.payload["before"], event.payload["after"], event.payload["met"]) == (3, 1, True)
     assert "Ren" in _on_stage(scene)
+
+
+def test_entry_cost_rolled_with_verifiable_dice(session, gm, cost_session):
+    scene, request, ren = cost_session("1D6", current=10)
+
+    stage_request_decide(session=session, by=gm, request_id=request.pk, allow=True)
+
+    (event,) = _events(session, "entry_condition")
+    assert verified(session, event) == event.payload["faces"]
+    assert event.payload["rolled"] == event.payload["faces"][0]
 
 
 def test_entry_cost_too_little_refused_and_nothing_changes(session, gm, cost_session):

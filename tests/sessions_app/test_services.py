@@ -142,8 +142,22 @@ def test_session_create_by_gm_appends_first_event(table, gm):
         rules_profile=standard_profile(),
     )
 
-    event = TimelineEvent.objects.get(session=session)
+    event = TimelineEvent.objects.get(session=session, seq=1)
     assert (event.seq, event.kind, event.actor) == (1, "session_created", gm)
+
+
+def test_session_create_commits_its_dice_before_any_roll(table, gm):
+    session = session_create(
+        table=table,
+        by=gm,
+        title="Opening night",
+        scheduled_for=datetime.date(2026, 12, 5),
+        rules_profile=standard_profile(),
+    )
+
+    kinds = list(session.events.order_by("seq").values_list("kind", flat=True))
+    assert kinds == ["session_created", "dice_committed"]
+    assert session.dice_epochs.get().used == 0
 
 
 def test_session_create_by_player_refused(table, player_membership, player):

@@ -1,0 +1,224 @@
+"""Verifiable dice: per-roll keys committed in a Merkle tree, faces derived by HMAC.
+
+Pure: imports nothing from Django, so the services, the tests, the benchmark and anyone
+reading the procedure share one copy. The standalone verifier (static/verify/verify_dice.py)
+and the in-browser one (static/js/verify-dice.js) are independent re-implementations of the
+same steps, so a bug here cannot vouch for itself.
+
+The procedure ("srs-dice/v1"), all text UTF-8, numbers in decimal:
+
+- Each batch (an *epoch*) of SIZE rolls of a session has its own 32-byte master secret,
+  kept on the server. Roll number ``index`` of the epoch has the key
+  ``key = HMAC-SHA256(master, "srs-dice/v1/key|{session}|{epoch}|{index}")``.
+- Its leaf is ``SHA256(0x00 || "srs-dice/v1/leaf|{session}|{epoch}|{index}|" || key)``, so
+  a key only proves the roll it was made for. Inner nodes are ``SHA256(0x01 || left ||
+  right)``; the root over the SIZE leaves is the commitment, published before any of the
+  epoch's rolls is made.
+- The faces of a roll: the blocks ``HMAC-SHA256(key, "srs-dice/v1/faces|{value}|{block}")``
+  for block = 0, 1, 2… are read as a stream of 8-byte big-endian numbers x; a die of s
+  sides takes the next x below ``2**64 - (2**64 mod s)`` (the others are skipped, so every
+  face is exactly equally likely) and shows ``1 + x mod s``. ``value`` is the roller's
+  random value in lower-case hex.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+PROCEDURE = "srs-dice/v1"
+EPOCH_SIZE = 1024
+MASTER_BYTES = 32
+VALUE_BYTES = 16
+MAX_SIDES = 2**62
+
+VALUE_FROM_BROWSER = "browser"
+VALUE_FROM_SERVER = "server"
+VALUE_SOURCES = (VALUE_FROM_BROWSER, VALUE_FROM_SERVER)
+
+_WORD = 2**64
+_HEX_VALUE = re.compile(r"^[0-9a-f]{32,128}$")
+
+
+class ProofError(ValueError):
+    """A proof that does not hold; the message says which step failed."""
+
+
+def roll_key(master: bytes, session: int, epoch: int, index: int) -> bytes:
+    """Derive the key of roll `index` of an epoch from the epoch's master secret."""
+    message = f"{PROCEDURE}/key|{session}|{epoch}|{index}".encode()
+    return hmac.new(master, message, hashlib.sha256).digest()
+
+
+def leaf_hash(session: int, epoch: int, index: int, key: bytes) -> bytes:
+    """Hash a roll's key into its leaf, bound to its session, epoch and place."""
+    prefix = f"{PROCEDURE}/leaf|{session}|{epoch}|{index}|".encode()
+    return hashlib.sha256(b"\x00" + prefix + key).digest()
+
+
+def _node(left: bytes, right: bytes) -> bytes:
+    return hashlib.sha256(b"\x01" + left + right).digest()
+
+
+def _require_size(size: int) -> None:
+    if size < 2 or size & (size - 1):
+        raise ValueError(f"an epoch's size is a power of two, got {size}")
+
+
+@lru_cache(maxsize=32)
+def _tree(master: bytes, session: int, epoch: int, size: int) -> tuple[tuple[bytes, ...], ...]:
+    # Cached per process: the tree is rebuilt only when a process first proves an epoch.
+    level = tuple(
+        leaf_hash(session, epoch, index, roll_key(master, session, epoch, index))
+        for index in range(size)
+    )
+    levels = [level]
+    while len(level) > 1:
+        level = tuple(_node(level[i], level[i + 1]) for i in range(0, len(level), 2))
+        levels.append(level)
+    return tuple(levels)
+
+
+def commitment(master: bytes, session: int, epoch: int, size: int = EPOCH_SIZE) -> bytes:
+    """Return the Merkle root over the epoch's `size` roll keys."""
+    _require_size(size)
+    return _tree(master, session, epoch, size)[-1][0]
+
+
+def proof_path(master: bytes, session: int, epoch: int, index: int, size: int = EPOCH_SIZE):
+    """Return the sibling hashes from roll `index`'s leaf up to the root."""
+    _require_size(size)
+    if not 0 <= index < size:
+        raise ValueError(f"index {index} is outside an epoch of {size}")
+    levels = _tree(master, session, epoch, size)
+    path = []
+    for level in levels[:-1]:
+        path.append(level[index ^ 1])
+        index //= 2
+    return path
+
+
+def root_from_path(
+    session: int, epoch: int, index: int, key: bytes, path: Sequence[bytes]
+) -> bytes:
+    """Climb from a key's leaf to the root its path leads to."""
+    digest = leaf_hash(session, epoch, index, key)
+    place = index
+    for sibling in path:
+        digest = _node(sibling, digest) if place & 1 else _node(digest, sibling)
+        place //= 2
+    if place != 0:
+        raise ProofError(f"index {index} does not fit a path of {len(path)} steps")
+    return digest
+
+
+def new_master() -> bytes:
+    """A fresh master secret for an epoch, from the operating system's generator."""
+    return secrets.token_bytes(MASTER_BYTES)
+
+
+def new_value() -> str:
+    """A roller's value made by the server (when no browser sent one)."""
+    return secrets.token_hex(VALUE_BYTES)
+
+
+def clean_value(value: str | None) -> str | None:
+    """Return a roller's value as lower-case hex, None when absent; ValueError if malformed."""
+    if value is None or value == "":
+        return None
+    value = str(value).strip().lower()
+    if not _HEX_VALUE.match(value):
+        raise ValueError("a roller's value is 32 to 128 hexadecimal digits")
+    return value
+
+
+def _words(key: bytes, value: str) -> Iterator[int]:
+    block = 0
+    while True:
+        message = f"{PROCEDURE}/faces|{value}|{block}".encode()
+        digest = hmac.new(key, message, hashlib.sha256).digest()
+        for start in range(0, len(digest), 8):
+            yield int.from_bytes(digest[start : start + 8], "big")
+        block += 1
+
+
+def _face(words: Iterator[int], sides: int) -> int:
+    if isinstance(sides, bool) or not isinstance(sides, int) or not 1 <= sides <= MAX_SIDES:
+        raise ValueError(f"a die has 1 to 2**62 sides, got {sides!r}")
+    limit = _WORD - _WORD % sides
+    for word in words:
+        if word < limit:
+            return 1 + word % sides
+    raise AssertionError("unreachable: the stream is endless")
+
+
+def derive_faces(key: bytes, value: str, draws: Sequence[Sequence[int]]) -> list[int]:
+    """Return the faces for `draws`, a list of (count, sides), from a key and roller value."""
+    words = _words(key, value)
+    return [_face(words, sides) for count, sides in draws for _ in range(count)]
+
+
+@dataclass
+class DiceSource:
+    """A roll's dice: faces drawn in order from one key and roller value, and recorded.
+
+    Passed wherever a ``random.Random`` is (``randint`` is all the rules use), or asked
+    directly with ``draw(count, sides)``; ``draws`` is what a verifier needs to replay it.
+    """
+
+    key: bytes
+    value: str
+    draws: list[list[int]] = field(default_factory=list)
+    _stream: Iterator[int] | None = field(default=None, repr=False)
+
+    def draw(self, count: int, sides: int) -> list[int]:
+        """Roll `count` dice of `sides` sides."""
+        if self._stream is None:
+            self._stream = _words(self.key, self.value)
+        faces = [_face(self._stream, sides) for _ in range(count)]
+        if count:
+            if self.draws and self.draws[-1][1] == sides:
+                self.draws[-1][0] += count
+            else:
+                self.draws.append([count, sides])
+        return faces
+
+    def randint(self, low: int, high: int) -> int:
+        """A whole number from low to high inclusive, as random.Random.randint."""
+        return low - 1 + self.draw(1, high - low + 1)[0]
+
+
+@dataclass(frozen=True)
+class RollProof:
+    """Everything a verifier needs for one roll, and what it should find."""
+
+    session: int
+    epoch: int
+    index: int
+    size: int
+    key: bytes
+    path: tuple[bytes, ...]
+    value: str
+    draws: tuple[tuple[int, int], ...]
+    faces: tuple[int, ...]
+
+
+def verify(proof: RollProof, root: bytes) -> list[int]:
+    """Check a roll against its epoch's commitment; return its faces or raise ProofError."""
+    _require_size(proof.size)
+    if len(proof.path) != proof.size.bit_length() - 1:
+        raise ProofError("the proof's path does not match the epoch's size")
+    if not 0 <= proof.index < proof.size:
+        raise ProofError("the roll's index is outside its epoch")
+    climbed = root_from_path(proof.session, proof.epoch, proof.index, proof.key, proof.path)
+    if not hmac.compare_digest(climbed, root):
+        raise ProofError("the key is not the one committed for this roll")
+    faces = derive_faces(proof.key, proof.value, proof.draws)
+    if tuple(faces) != tuple(proof.faces):
+        raise ProofError(f"the dice show {faces}, not {list(proof.faces)}")
+    return faces

@@ -1,0 +1,66 @@
+"""Kinds and payload parts of verifiable dice (sessions_app.dice_proof)."""
+
+from typing import Literal, TypedDict
+
+from .registry import Kind, Topic, kind_register
+
+
+class DiceCommitted(TypedDict):
+    """A batch of roll keys committed before any of its rolls: the Merkle root of its keys."""
+
+    session: int  # the number the keys were derived with (kept when a log is imported)
+    epoch: int
+    size: int
+    root: str  # hex SHA-256
+    procedure: str  # "srs-dice/v1"
+
+
+class DicePlace(TypedDict):
+    """Which key a roll used, without the key: all players learn of a secret roll."""
+
+    epoch: int
+    index: int
+
+
+class DiceDrawn(DicePlace):
+    """Which key a draw used and the roller's value, without the key: a match's seed until
+    the match ends (the seed fixes every hidden card)."""
+
+    value: str
+    value_source: Literal["browser", "server"]
+
+
+class DiceProof(DicePlace):
+    """A roll's key with its Merkle path, the roller's value and what they give."""
+
+    key: str
+    path: list[str]
+    value: str
+    value_source: Literal["browser", "server"]
+    draws: list[list[int]]  # [count, sides] in the order drawn
+    faces: list[int]
+
+
+_ROOT = "9f" * 32
+
+kind_register(
+    Kind(
+        name="dice_committed",
+        payload=DiceCommitted,
+        samples=(
+            {"session": 4, "epoch": 0, "size": 1024, "root": _ROOT, "procedure": "srs-dice/v1"},
+        ),
+        topic=Topic.CHECKS,
+    ),
+)
+
+SAMPLE_PROOF = {
+    "epoch": 0,
+    "index": 3,
+    "key": "ab" * 32,
+    "path": ["cd" * 32] * 10,
+    "value": "01" * 16,
+    "value_source": "browser",
+    "draws": [[2, 6]],
+    "faces": [4, 3],
+}

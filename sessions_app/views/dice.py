@@ -1,0 +1,67 @@
+"""The verification page of a roll: the published proof, recomputed in the reader's browser."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from ..selectors.timeline import visible_events
+from ..services.access import is_gm, member_session_or_404
+
+
+def _faces_text(faces) -> list[str]:
+    # As text: a match's seed does not fit a JavaScript number.
+    return [str(face) for face in faces]
+
+
+@login_required
+@require_GET
+def dice_verify(request, session_id: int, seq: int):
+    """Show one event's dice proof, if the reader may see that event and it has one.
+
+    The page holds only what the event already showed its reader, plus the batch's public
+    commitment; the script recomputes everything and the server's arithmetic is not used.
+    """
+    session, membership = member_session_or_404(user=request.user, session_id=session_id)
+    events = visible_events(session_id=session.pk, user=request.user, is_gm=is_gm(membership))
+    event = events.filter(seq=seq).first()
+    proof = (event.payload.get("proof") if event is not None else None) or {}
+    if "key" not in proof:
+        raise Http404
+    commit = (
+        events.filter(kind="dice_committed", payload__epoch=proof["epoch"]).order_by("seq").first()
+    )
+    if commit is None:
+        raise Http404
+    shown = event.payload.get("faces")
+    data = {
+        "session": commit.payload["session"],
+        "epoch": proof["epoch"],
+        "size": commit.payload["size"],
+        "root": commit.payload["root"],
+        "index": proof["index"],
+        "key": proof["key"],
+        "path": proof["path"],
+        "value": proof["value"],
+        "draws": [[count, str(sides)] for count, sides in proof["draws"]],
+        "faces": _faces_text(proof["faces"]),
+        "shown": None if shown is None else _faces_text(shown),
+    }
+    seed = proof["faces"][0] - 1 if event.kind == "match_finished" and proof["faces"] else None
+    return render(
+        request,
+        "sessions_app/dice_verify.html",
+        {
+            "session": session,
+            "event": event,
+            "p": event.payload,
+            "proof": proof,
+            "commit": commit,
+            "committed_first": commit.seq < event.seq,
+            "seed": seed,
+            "dice_data": data,
+            "verifier_url": "verify/verify_dice.py",
+        },
+    )

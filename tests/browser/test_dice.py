@@ -1,0 +1,80 @@
+"""Verifiable dice in a real browser: roll, open the verification page, see it verify."""
+
+import pytest
+from playwright.sync_api import expect
+
+from sessions_app import dice_proof
+from sessions_app.models import DiceEpoch, Roll
+from sessions_app.services.dice import dice_commit_ahead
+from tests.browser.pages import room_page
+from tests.factories import GameSessionFactory, MembershipFactory, TableFactory, UserFactory
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def table_setup(live_server_url):
+    gm = UserFactory(username="keeper")
+    aki = UserFactory(username="aki")
+    table = TableFactory(gm=gm, name="Friday table")
+    MembershipFactory(table=table, user=aki)
+    session = GameSessionFactory(table=table, title="The Akashic Library")
+    dice_commit_ahead(session=session)
+    return live_server_url, session
+
+
+def test_roll_opens_a_verification_page_that_verifies(browser, table_setup, csp_violations):
+    base_url, session = table_setup
+    aki = csp_violations(room_page(browser, base_url, session, "aki"))
+
+    aki.get_by_label("Roll box").fill("3D6+1")
+    aki.get_by_role("button", name="Roll", exact=True).click()
+    link = aki.locator("#timeline-items .roll-card").last.get_by_role(
+        "link", name="Check these dice"
+    )
+    expect(link).to_be_visible()
+    roll = Roll.objects.get()
+    assert roll.dice_value_source == "browser"
+    link.click()
+
+    expect(aki.locator("#dice-verdict")).to_contain_text("These dice verify.")
+    expect(aki.locator('[data-out="faces"]')).to_have_text(", ".join(map(str, roll.faces)))
+    expect(aki.locator("[data-dice-mine]")).to_be_visible()
+    assert csp_violations.found == []
+
+
+def test_in_browser_verifier_refuses_tampered_proofs(browser, table_setup):
+    base_url, session = table_setup
+    aki = room_page(browser, base_url, session, "aki")
+    aki.get_by_label("Roll box").fill("2D6")
+    aki.get_by_role("button", name="Roll", exact=True).click()
+    aki.locator("#timeline-items .roll-card").last.get_by_role(
+        "link", name="Check these dice"
+    ).click()
+    expect(aki.locator("#dice-verdict")).to_contain_text("These dice verify.")
+    roll = Roll.objects.get()
+    master = bytes(DiceEpoch.objects.get(session=session).master)
+
+    def verdict(change: str, **values) -> str:
+        return aki.evaluate(
+            """async ([change, values]) => {
+                const data = JSON.parse(document.getElementById("dice-proof-data").textContent);
+                if (change === "face") data.faces[0] = String(Number(data.faces[0]) % 6 + 1);
+                if (change === "shown") data.shown[0] = String(Number(data.shown[0]) % 6 + 1);
+                Object.assign(data, values);
+                return (await window.srsDiceVerify(data)).verdict;
+            }""",
+            [change, values],
+        )
+
+    other_session = dice_proof.roll_key(master, session.pk + 1, 0, roll.dice_index).hex()
+    other_roll = dice_proof.roll_key(master, session.pk, 0, roll.dice_index + 1).hex()
+    assert verdict("") == "ok"
+    assert verdict("face") == "faces"
+    assert verdict("shown") == "faces"
+    assert verdict("", root="00" * 32) == "commitment"
+    assert verdict("", key=other_session) == "commitment"
+    assert verdict("", key=other_roll) == "commitment"
+    assert verdict("", index=roll.dice_index + 1) == "commitment"
+    assert verdict("", value="ab" * 16) in ("faces", "ok")  # 1 in 36 to match by chance
+    assert verdict("", key="zz") == "malformed"

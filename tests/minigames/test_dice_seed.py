@@ -1,0 +1,63 @@
+"""A match's seed is drawn from the session's committed dice and proven once it is over."""
+
+import json
+
+import pytest
+
+from minigames import services
+from minigames.services import SeatSpec
+from sessions_app import dice_proof
+from sessions_app.models import TimelineEvent
+from tests.factories import CharacterFactory, MembershipFactory, UserFactory
+
+
+@pytest.fixture
+def second_player(session):
+    return MembershipFactory(table=session.table, user=UserFactory(username="ren")).user
+
+
+@pytest.fixture
+def seats(session, player, second_player):
+    aki = CharacterFactory(table=session.table, owner=player, name="Aki")
+    ren = CharacterFactory(table=session.table, owner=second_player, name="Ren")
+    session.characters.add(aki, ren)
+    return [SeatSpec(aki), SeatSpec(ren)]
+
+
+def _proof(proof: dict, commit: dict) -> dice_proof.RollProof:
+    return dice_proof.RollProof(
+        session=commit["session"],
+        epoch=proof["epoch"],
+        index=proof["index"],
+        size=commit["size"],
+        key=bytes.fromhex(proof["key"]),
+        path=tuple(bytes.fromhex(step) for step in proof["path"]),
+        value=proof["value"],
+        draws=tuple(tuple(draw) for draw in proof["draws"]),
+        faces=tuple(proof["faces"]),
+    )
+
+
+def test_match_seed_is_hidden_while_playing_and_verifies_after(session, player, seats):
+    match = services.match_create(session=session, by=player, seats=seats, dice_value="3c" * 16)
+
+    started = TimelineEvent.objects.get(kind="match_started").payload["proof"]
+    assert set(started) == {"epoch", "index", "value", "value_source"}
+    assert started["value"] == "3c" * 16
+    played = json.dumps(list(TimelineEvent.objects.values_list("payload", flat=True)))
+    assert str(match.seed) not in played
+
+    services.match_move(match_id=match.pk, by=player, action={"type": "resign"}, version=0)
+
+    finished = TimelineEvent.objects.get(kind="match_finished").payload["proof"]
+    commit = TimelineEvent.objects.get(kind="dice_committed").payload
+    faces = dice_proof.verify(_proof(finished, commit), bytes.fromhex(commit["root"]))
+    assert faces == [match.seed + 1]
+    assert finished["draws"] == [[1, 2**62]]
+
+
+def test_match_with_a_chosen_seed_takes_no_key(session, player, seats):
+    services.match_create(session=session, by=player, seats=seats, seed=11)
+
+    assert "proof" not in TimelineEvent.objects.get(kind="match_started").payload
+    assert not session.dice_epochs.exists()
