@@ -50,7 +50,7 @@ def send_all(messages: list[tuple[str, dict]]) -> None:
         )
         for result in results:
             if isinstance(result, BaseException):
-                logger.warning("A send to the room failed: %r", result)
+                logger.warning("Broadcast to the room failed: %r", result)
 
     try:
         loop = asyncio.get_running_loop()
@@ -60,7 +60,7 @@ def send_all(messages: list[tuple[str, dict]]) -> None:
         try:
             async_to_sync(send_each)()
         except Exception as error:
-            logger.warning("Sends to the room failed: %r", error)
+            logger.warning("Broadcast to the room failed: %r", error)
         return
     # A caller already inside an event loop (a script, a test driving a browser) cannot
     # block on it.
