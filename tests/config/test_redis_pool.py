@@ -7,6 +7,8 @@ import redis
 from django.conf import settings
 from django.core.cache import caches
 
+pytestmark = pytest.mark.multiprocess
+
 THREADS = 20
 
 

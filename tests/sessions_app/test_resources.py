@@ -128,7 +128,7 @@ def test_resource_change_in_a_closed_session_refused(session, player, pc):
     assert _hp(pc) == 10
 
 
-@pytest.mark.parametrize("amount", ["", "abc", "1000", "3D"])
+@pytest.mark.parametrize("amount", ["", "abc", "1000", "3D0", "D"])
 def test_resource_change_bad_amount_refused(session, player, pc, amount):
     with pytest.raises(ValidationError):
         resource_change(session=session, by=player, character=pc, name="HP", op="-", amount=amount)
