@@ -30,8 +30,11 @@
     var target = event.detail.target;
     var incoming = event.detail.fragment && event.detail.fragment.firstElementChild;
     if (!target || !incoming || !target.classList.contains("match-board")) return;
-    var shown = target.getAttribute("data-version");
-    if (shown !== null && shown === incoming.getAttribute("data-version")) {
+    // An older version delivered late (two moves announced from two threads) never
+    // replaces a newer board either.
+    var shown = parseInt(target.getAttribute("data-version"), 10);
+    var coming = parseInt(incoming.getAttribute("data-version"), 10);
+    if (!isNaN(shown) && !isNaN(coming) && coming <= shown) {
       event.detail.shouldSwap = false;
     }
   });
