@@ -8,7 +8,13 @@ import pytest
 # tests inherit this through the environment.
 os.environ.setdefault("PASSWORD_HASHERS", "django.contrib.auth.hashers.MD5PasswordHasher")
 
-from tests.factories import GameSessionFactory, MembershipFactory, TableFactory, UserFactory
+from tests.factories import (
+    GameSessionFactory,
+    MembershipFactory,
+    TableFactory,
+    UserFactory,
+    friday_table,
+)
 
 
 @pytest.fixture(autouse=True)
@@ -82,3 +88,23 @@ def player_membership(table, player):
 @pytest.fixture
 def session(table, player_membership):
     return GameSessionFactory(table=table, title="The Akashic Library")
+
+
+@pytest.fixture
+def redis_url():
+    """Redis for the tests on real daphne processes (collected only when REDIS_URL is set)."""
+    from django.conf import settings
+
+    from tests.live_server import shipped_rules_profiles
+
+    if not settings.REDIS_URL:
+        pytest.fail("needs Redis (REDIS_URL=redis://…): run with PostgreSQL and Redis, as CI does")
+    shipped_rules_profiles()
+    return settings.REDIS_URL
+
+
+@pytest.fixture
+def redis_room(db):
+    """A session of a GM's table with one player, for the tests on real daphne processes."""
+    table, gm, (player,) = friday_table("aki")
+    return GameSessionFactory(table=table), gm, player

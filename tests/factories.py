@@ -175,3 +175,14 @@ def main_play_start(session, gm) -> GameSession:
     phase_advance(session=session, by=gm, from_phase=Phase.PRE_PLAY)
     session.refresh_from_db()
     return session
+
+
+def friday_table(*player_names: str, gm_name: str = "keeper", name: str = "Friday table"):
+    """The table most tests play at: its GM and one member for each of `player_names`."""
+    gm = UserFactory(username=gm_name)
+    table = TableFactory(gm=gm, name=name)
+    players = tuple(
+        MembershipFactory(table=table, user=UserFactory(username=player)).user
+        for player in player_names
+    )
+    return table, gm, players

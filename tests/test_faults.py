@@ -11,33 +11,14 @@ import re
 import time
 
 import pytest
-from django.conf import settings
 from websockets.sync.client import connect
 
 from sessions_app.models import TimelineEvent
-from tests.factories import GameSessionFactory, MembershipFactory, TableFactory, UserFactory
-from tests.live_server import DaphneServer, cookie_for, post_chat, shipped_rules_profiles
+from tests.live_server import DaphneServer, cookie_for, post_chat
 
 pytestmark = [pytest.mark.multiprocess, pytest.mark.django_db(transaction=True)]
 
 SEQ = re.compile(r'<li id="event-(\d+)" data-seq="\d+"')
-
-
-@pytest.fixture
-def redis_url():
-    if not settings.REDIS_URL:
-        pytest.skip("needs Redis (REDIS_URL=redis://…); CI runs it there")
-    shipped_rules_profiles()
-    return settings.REDIS_URL
-
-
-@pytest.fixture
-def room():
-    gm = UserFactory(username="keeper")
-    player = UserFactory(username="aki")
-    table = TableFactory(gm=gm)
-    MembershipFactory(table=table, user=player)
-    return GameSessionFactory(table=table), gm, player
 
 
 class ScriptedPage:
@@ -82,8 +63,8 @@ def _visible_seqs(session, *, gm: bool) -> list[int]:
     return list(events.values_list("seq", flat=True))
 
 
-def test_a_killed_process_s_page_reconnects_to_another_and_misses_nothing(redis_url, room):
-    session, gm, player = room
+def test_a_killed_process_s_page_reconnects_to_another_and_misses_nothing(redis_url, redis_room):
+    session, gm, player = redis_room
     gm_cookie, player_cookie = cookie_for(gm), cookie_for(player)
     first = DaphneServer(extra_env={"REDIS_URL": redis_url})
     second = DaphneServer(extra_env={"REDIS_URL": redis_url})
@@ -132,8 +113,8 @@ def test_a_killed_process_s_page_reconnects_to_another_and_misses_nothing(redis_
     assert gm_page.seqs == _visible_seqs(session, gm=True)
 
 
-def test_a_storm_of_connections_settles_and_every_socket_gets_the_next_line(redis_url, room):
-    session, gm, player = room
+def test_a_storm_of_connections_settles_and_every_socket_gets_the_next_line(redis_url, redis_room):
+    session, gm, player = redis_room
     cookie = cookie_for(player)
     server = DaphneServer(extra_env={"REDIS_URL": redis_url})
     pages = [ScriptedPage(session, cookie) for _ in range(60)]

@@ -5,10 +5,9 @@ import contextlib
 import time
 
 import pytest
-from django.conf import settings
 
 from sessions_app.models import TimelineEvent
-from tests.factories import GameSessionFactory, MembershipFactory, TableFactory, UserFactory
+from sessions_app.services.timeline import presence_enter
 from tests.live_server import (
     DaphneServer,
     cookie_for,
@@ -16,7 +15,6 @@ from tests.live_server import (
     post_chat,
     receive_until,
     room_socket,
-    shipped_rules_profiles,
 )
 
 pytestmark = [pytest.mark.multiprocess, pytest.mark.django_db(transaction=True)]
@@ -24,23 +22,6 @@ pytestmark = [pytest.mark.multiprocess, pytest.mark.django_db(transaction=True)]
 QUIET_SOCKETS = 20
 # Longer than a minute: in the run that found the fault every socket was gone by then.
 QUIET_SECONDS = 70
-
-
-@pytest.fixture
-def redis_url():
-    if not settings.REDIS_URL:
-        pytest.skip("needs Redis (REDIS_URL=redis://…); CI runs it there")
-    shipped_rules_profiles()
-    return settings.REDIS_URL
-
-
-@pytest.fixture
-def room():
-    gm = UserFactory(username="keeper")
-    player = UserFactory(username="aki")
-    table = TableFactory(gm=gm)
-    MembershipFactory(table=table, user=player)
-    return GameSessionFactory(table=table), gm, player
 
 
 @contextlib.contextmanager
@@ -52,8 +33,8 @@ def _daphne(**extra_env):
         server.stop()
 
 
-def test_quiet_room_keeps_every_socket_for_over_a_minute(redis_url, room):
-    session, gm, player = room
+def test_quiet_room_keeps_every_socket_for_over_a_minute(redis_url, redis_room):
+    session, gm, player = redis_room
     cookie = cookie_for(player)
     with _daphne(REDIS_URL=redis_url) as server, contextlib.ExitStack() as stack:
         sockets = [
@@ -68,8 +49,8 @@ def test_quiet_room_keeps_every_socket_for_over_a_minute(redis_url, room):
             receive_until(socket, lambda frame: "Still here after the lull" in frame)
 
 
-def test_signed_in_page_answers_while_redis_is_unreachable(redis_url, room):
-    session, _gm, player = room
+def test_signed_in_page_answers_while_redis_is_unreachable(redis_url, redis_room):
+    session, _gm, player = redis_room
     # Nothing listens on a port just freed: Redis as unreachable as a stopped one.
     away = f"redis://127.0.0.1:{free_port()}/0"
     with _daphne(REDIS_URL=away) as server:
@@ -83,8 +64,13 @@ def test_signed_in_page_answers_while_redis_is_unreachable(redis_url, room):
             assert session.title in response.read().decode()
 
 
-def test_chat_line_is_kept_and_answered_while_the_channel_layer_is_unreachable(redis_url, room):
-    session, _gm, player = room
+def test_chat_line_is_kept_and_answered_while_the_channel_layer_is_unreachable(
+    redis_url, redis_room
+):
+    session, _gm, player = redis_room
+    # A page of the player's is open: the line is rendered and sent for it (a room nobody
+    # has open is sent nothing).
+    presence_enter(session_id=session.pk, user=player, channel_name="open-page", language="en")
     away = f"redis://127.0.0.1:{free_port()}/0"
     with _daphne(REDIS_URL=away) as server:
         status = post_chat(server.url, session, cookie_for(player), "Said while Redis slept")

@@ -9,9 +9,7 @@ from tests.browser.pages import room_page
 from tests.factories import (
     CharacterFactory,
     GameSessionFactory,
-    MembershipFactory,
-    TableFactory,
-    UserFactory,
+    friday_table,
 )
 
 pytestmark = pytest.mark.browser
@@ -19,12 +17,7 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture
 def match_setup(live_server_url):
-    gm = UserFactory(username="keeper")
-    aki = UserFactory(username="aki")
-    ren = UserFactory(username="ren")
-    table = TableFactory(gm=gm, name="Friday table")
-    MembershipFactory(table=table, user=aki)
-    MembershipFactory(table=table, user=ren)
+    table, gm, (aki, ren) = friday_table("aki", "ren")
     session = GameSessionFactory(table=table, title="The Akashic Library")
     characters = []
     for owner, name in [(aki, "Aki"), (ren, "Ren")]:

@@ -10,9 +10,7 @@ from tests.browser.pages import room_page
 from tests.factories import (
     CharacterFactory,
     GameSessionFactory,
-    MembershipFactory,
-    TableFactory,
-    UserFactory,
+    friday_table,
 )
 from tests.live_server import DaphneServer, NginxServer, shipped_rules_profiles
 
@@ -54,10 +52,7 @@ def _on_backend(page, nginx, cookie_value):
 
 def test_chat_and_roll_reach_a_browser_on_the_other_process(browser, behind_nginx):
     nginx, (first_backend, second_backend) = behind_nginx
-    gm = UserFactory(username="keeper")
-    aki = UserFactory(username="aki")
-    table = TableFactory(gm=gm, name="Friday table")
-    MembershipFactory(table=table, user=aki)
+    table, gm, (aki,) = friday_table("aki")
     session = GameSessionFactory(table=table, title="The Akashic Library")
     pc = CharacterFactory(table=table, owner=aki, name="Aki", judgement_values={"Reflexes": 4})
     session.characters.add(pc)

@@ -7,17 +7,17 @@ from sessions_app import dice_proof
 from sessions_app.models import DiceEpoch, Roll
 from sessions_app.services.dice import dice_commit_ahead
 from tests.browser.pages import room_page
-from tests.factories import GameSessionFactory, MembershipFactory, TableFactory, UserFactory
+from tests.factories import (
+    GameSessionFactory,
+    friday_table,
+)
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
 def table_setup(live_server_url):
-    gm = UserFactory(username="keeper")
-    aki = UserFactory(username="aki")
-    table = TableFactory(gm=gm, name="Friday table")
-    MembershipFactory(table=table, user=aki)
+    table, gm, (aki,) = friday_table("aki")
     session = GameSessionFactory(table=table, title="The Akashic Library")
     dice_commit_ahead(session=session)
     return live_server_url, session

@@ -14,9 +14,7 @@ from tests.browser.pages import logged_in
 from tests.factories import (
     CharacterFactory,
     GameSessionFactory,
-    MembershipFactory,
-    TableFactory,
-    UserFactory,
+    friday_table,
 )
 
 pytestmark = pytest.mark.browser
@@ -57,12 +55,7 @@ def _open(browser, base_url, session, username) -> Capture:
 
 @pytest.fixture
 def table_setup(live_server_url):
-    gm = UserFactory(username="keeper")
-    aki = UserFactory(username="aki")
-    ren = UserFactory(username="ren")
-    table = TableFactory(gm=gm, name="Friday table")
-    MembershipFactory(table=table, user=aki)
-    MembershipFactory(table=table, user=ren)
+    table, gm, (aki, ren) = friday_table("aki", "ren")
     session = GameSessionFactory(table=table, title="The Akashic Library")
     session.characters.add(
         CharacterFactory(table=table, owner=aki, name="Aki", judgement_values={"Senses": 4})

@@ -10,9 +10,7 @@ from tests.browser.pages import logged_in, room_page
 from tests.factories import (
     CharacterFactory,
     GameSessionFactory,
-    MembershipFactory,
-    TableFactory,
-    UserFactory,
+    friday_table,
     standard_profile,
 )
 
@@ -24,10 +22,7 @@ SCREEN = {"viewport": {"width": 1280, "height": 1000}, "locale": "en-US"}
 
 @pytest.fixture
 def afterplay_setup(live_server_url):
-    gm = UserFactory(username="keeper")
-    aki = UserFactory(username="aki")
-    table = TableFactory(gm=gm, name="Friday table")
-    MembershipFactory(table=table, user=aki)
+    table, gm, (aki,) = friday_table("aki")
     profile = standard_profile()
     profile.pk = None
     profile.table = table

@@ -4,7 +4,10 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.pages import logged_in
-from tests.factories import GameSessionFactory, MembershipFactory, TableFactory, UserFactory
+from tests.factories import (
+    GameSessionFactory,
+    friday_table,
+)
 from tests.sessions_app.log_script import PUBLIC, SECRETS, play_scripted_session
 
 pytestmark = pytest.mark.browser
@@ -12,10 +15,7 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture
 def played(live_server_url):
-    gm = UserFactory(username="keeper")
-    aki = UserFactory(username="aki")
-    table = TableFactory(gm=gm, name="Friday table")
-    MembershipFactory(table=table, user=aki)
+    table, gm, (aki,) = friday_table("aki")
     session = GameSessionFactory(table=table, title="The Akashic Library")
     play_scripted_session(session, gm, aki)
     return live_server_url, session

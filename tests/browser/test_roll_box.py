@@ -4,17 +4,17 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.pages import room_page
-from tests.factories import GameSessionFactory, MembershipFactory, TableFactory, UserFactory
+from tests.factories import (
+    GameSessionFactory,
+    friday_table,
+)
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
 def room(live_server_url):
-    gm = UserFactory(username="keeper")
-    aki = UserFactory(username="aki")
-    table = TableFactory(gm=gm, name="Friday table")
-    MembershipFactory(table=table, user=aki)
+    table, gm, (aki,) = friday_table("aki")
     return live_server_url, GameSessionFactory(table=table, title="The Akashic Library")
 
 

@@ -10,9 +10,7 @@ from tests.browser.pages import logged_in, room_page
 from tests.factories import (
     CharacterFactory,
     GameSessionFactory,
-    MembershipFactory,
-    TableFactory,
-    UserFactory,
+    friday_table,
     main_play_start,
 )
 
@@ -21,10 +19,7 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture
 def table_in_play(live_server_url):
-    gm = UserFactory(username="keeper")
-    aki = UserFactory(username="aki")
-    table = TableFactory(gm=gm, name="Friday table")
-    MembershipFactory(table=table, user=aki)
+    table, gm, (aki,) = friday_table("aki")
     session = GameSessionFactory(table=table, title="The Akashic Library")
     character = CharacterFactory(table=table, owner=aki, name="Aki")
     session.characters.add(character, through_defaults={"slot": 1})

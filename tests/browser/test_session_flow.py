@@ -9,9 +9,7 @@ from tests.browser.pages import expect_same_as_fresh_load, room_page
 from tests.factories import (
     CharacterFactory,
     GameSessionFactory,
-    MembershipFactory,
-    TableFactory,
-    UserFactory,
+    friday_table,
 )
 
 pytestmark = pytest.mark.browser
@@ -19,12 +17,7 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture
 def prepared_session(live_server_url):
-    gm = UserFactory(username="keeper")
-    aki = UserFactory(username="aki")
-    ren = UserFactory(username="ren")
-    table = TableFactory(gm=gm, name="Friday table")
-    MembershipFactory(table=table, user=aki)
-    MembershipFactory(table=table, user=ren)
+    table, gm, (aki, ren) = friday_table("aki", "ren")
     scenario = Scenario.objects.create(owner=gm, title="The Akashic Library", player_count=2)
     opening = PlannedScene.objects.create(
         scenario=scenario, phase="opening", position=1, title="A letter", scene_player_slot=1

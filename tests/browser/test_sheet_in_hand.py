@@ -7,7 +7,10 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.pages import logged_in, room_page
-from tests.factories import GameSessionFactory, MembershipFactory, TableFactory, UserFactory
+from tests.factories import (
+    GameSessionFactory,
+    friday_table,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -32,12 +35,7 @@ SHEET = {
 
 @pytest.fixture
 def table_setup(live_server_url):
-    gm = UserFactory(username="keeper")
-    aki = UserFactory(username="aki")
-    ren = UserFactory(username="ren")
-    table = TableFactory(gm=gm, name="Friday table")
-    MembershipFactory(table=table, user=aki)
-    MembershipFactory(table=table, user=ren)
+    table, gm, (aki, ren) = friday_table("aki", "ren")
     session = GameSessionFactory(table=table, title="The Akashic Library")
     return live_server_url, session
 
