@@ -38,9 +38,9 @@ CLOSE_ROLE_CHANGED = 4409
 
 # After this long without a live message, the socket compares its place with the session's:
 # a group message the channel layer dropped is noticed without waiting for another event.
-QUIET_SECONDS = 3.0
+QUIET_SECONDS = 5.0
 QUIET_CHECK_LONGEST = 60.0
-LATE_SECONDS = 2.0
+LATE_SECONDS = 5.0
 ALL_PANELS = (Panel.STAGE, Panel.HANDOUTS, Panel.CAST)
 
 
@@ -242,23 +242,28 @@ class SessionConsumer(AsyncWebsocketConsumer):
         session_seq = await self._session_last_seq()
         if session_seq <= self.cursor:
             return
+        cursor_before = self.cursor
         await asyncio.sleep(LATE_SECONDS)
         async with self.catching_up:
-            if self.cursor >= session_seq:
+            # Messages still arriving (a busy server) are not lost: reading them again
+            # would only add to the load. Only a socket that heard nothing more catches up.
+            if self.cursor >= session_seq or self.cursor != cursor_before:
                 return
             await self._join_groups()
-            await self._send_events_after(self.cursor)
-            # What changed the panels may be among what was lost.
-            await self.send(text_data=await self._render_panels())
-            for frame in await self._render_check_list():
-                await self.send(text_data=frame)
+            if await self._send_events_after(self.cursor):
+                # What changed the panels may be among what was lost.
+                await self.send(text_data=await self._render_panels())
+                for frame in await self._render_check_list():
+                    await self.send(text_data=frame)
 
-    async def _send_events_after(self, after_seq: int, up_to_seq: int | None = None):
+    async def _send_events_after(self, after_seq: int, up_to_seq: int | None = None) -> bool:
+        """Send the visible events after `after_seq`; whether there were any."""
         frames, new_cursor = await self._render_events(after_seq, up_to_seq)
         if new_cursor is not None:
             self.cursor = max(self.cursor or 0, new_cursor)
         for html in frames:
             await self.send(text_data=html)
+        return bool(frames)
 
     @contextlib.contextmanager
     def _as_viewer(self):
