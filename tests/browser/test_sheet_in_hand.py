@@ -84,8 +84,7 @@ def test_imported_character_rolls_from_its_palette_and_loses_hp_live(browser, ta
     for page in (gm, ren):
         expect(page.locator("#timeline-items")).to_contain_text("HP: 24 → 21")
 
-    # Everyone's character panel follows the event without a reload. (It needs the room's
-    # live machinery to re-render Panel.CHARACTERS, which the lead is making live.)
+    # Everyone's character panel follows the event without a reload.
     for page in (gm, ren, aki):
         expect(page.locator("#characters")).to_contain_text("天城 アキ")
         expect(page.locator("#characters")).to_contain_text("21/24")
