@@ -303,17 +303,7 @@ class SessionConsumer(AsyncWebsocketConsumer):
         with self._as_viewer():
             items = live.check_items(session, self.user, self.is_gm)
         self.check_keys = [key for key, _html in items]
-        frames = []
-        part: list[str] = []
-        size = 0
-        for _key, html in items:
-            if part and size + len(html.encode()) > live.FRAME_BYTES:
-                frames.append(part)
-                part, size = [], 0
-            part.append(html)
-            size += len(html.encode())
-        frames.append(part)
-        first, *rest = frames
+        first, *rest = live.in_frames(html for _key, html in items)
         replaced = (
             f'<ul id="check-items" class="check-items" hx-swap-oob="true">{"".join(first)}</ul>'
         )

@@ -16,7 +16,7 @@ from channels.layers import get_channel_layer
 from django.contrib.auth.signals import user_logged_out
 
 from .presenters import live
-from .services.timeline import announcers_set, send_all
+from .services.timeline import announcers_set, send_all, send_all_async
 
 logger = logging.getLogger(__name__)
 
@@ -50,14 +50,7 @@ async def _presence_later(session_id: int) -> None:
         _presence_due.pop(session_id, None)
     try:
         messages = await database_sync_to_async(live.presence_messages)(session_id=session_id)
-        layer = get_channel_layer()
-        results = await asyncio.gather(
-            *(layer.group_send(group, message) for group, message in messages),
-            return_exceptions=True,
-        )
-        for result in results:
-            if isinstance(result, BaseException):
-                logger.warning("A presence update failed: %r", result)
+        await send_all_async(get_channel_layer(), messages)
     except Exception:
         logger.exception("The presence update of session %s failed", session_id)
 

@@ -102,22 +102,25 @@ def timeline_fragment(lines: Iterable[str]) -> str:
     return TIMELINE_OPEN + "".join(lines) + TIMELINE_CLOSE
 
 
+def in_frames(pieces: Iterable[str]) -> list[list[str]]:
+    """Consecutive runs of `pieces`, each run under FRAME_BYTES (a piece alone may be more);
+    always at least one run, empty when there are no pieces."""
+    frames: list[list[str]] = [[]]
+    size = 0
+    for piece in pieces:
+        piece_size = len(piece.encode())
+        if frames[-1] and size + piece_size > FRAME_BYTES:
+            frames.append([])
+            size = 0
+        frames[-1].append(piece)
+        size += piece_size
+    return frames
+
+
 def events_frames(events: Iterable[TimelineEvent], *, viewer, viewer_is_gm: bool) -> list[str]:
     """These events for this viewer, packed into as few frames as fit under FRAME_BYTES."""
-    frames: list[str] = []
-    part: list[str] = []
-    size = 0
-    for event in events:
-        line = event_html(event, viewer=viewer, viewer_is_gm=viewer_is_gm)
-        line_size = len(line.encode())
-        if part and size + line_size > FRAME_BYTES:
-            frames.append(timeline_fragment(part))
-            part, size = [], 0
-        part.append(line)
-        size += line_size
-    if part:
-        frames.append(timeline_fragment(part))
-    return frames
+    lines = (event_html(event, viewer=viewer, viewer_is_gm=viewer_is_gm) for event in events)
+    return [timeline_fragment(part) for part in in_frames(lines) if part]
 
 
 def _by_variant(viewers) -> dict[Variant, list[tuple[int, bool]]]:

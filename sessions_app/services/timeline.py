@@ -28,6 +28,24 @@ _PENDING_SENDS: set[asyncio.Task] = set()
 SEND_TIMEOUT = 2.0
 
 
+async def send_all_async(layer, messages: list[tuple[str, dict]]) -> None:
+    """Send each (group, message) at once from inside the event loop; failures are logged.
+
+    A channel layer that hangs (Redis stalled rather than down) must not hold whoever sent:
+    each send gives up after SEND_TIMEOUT, and the sockets catch up by sequence number.
+    """
+    results = await asyncio.gather(
+        *(
+            asyncio.wait_for(layer.group_send(group, message), timeout=SEND_TIMEOUT)
+            for group, message in messages
+        ),
+        return_exceptions=True,
+    )
+    for result in results:
+        if isinstance(result, BaseException):
+            logger.warning("Broadcast to the room failed: %r", result)
+
+
 def send_all(messages: list[tuple[str, dict]]) -> None:
     """Send each (group, message) through the channel layer, all at once.
 
@@ -39,18 +57,7 @@ def send_all(messages: list[tuple[str, dict]]) -> None:
         return
 
     async def send_each():
-        # A channel layer that hangs (Redis stalled rather than down) must not hold the
-        # request that committed: the sockets catch up by sequence number.
-        results = await asyncio.gather(
-            *(
-                asyncio.wait_for(layer.group_send(group, message), timeout=SEND_TIMEOUT)
-                for group, message in messages
-            ),
-            return_exceptions=True,
-        )
-        for result in results:
-            if isinstance(result, BaseException):
-                logger.warning("Broadcast to the room failed: %r", result)
+        await send_all_async(layer, messages)
 
     try:
         loop = asyncio.get_running_loop()
