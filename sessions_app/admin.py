@@ -10,6 +10,7 @@ from .models import (
     ExperienceEntry,
     GameSession,
     GrowthRequest,
+    GuestAccount,
     Handout,
     HandoutReveal,
     ImportedLog,
@@ -27,6 +28,7 @@ from .models import (
     SceneRequest,
     SessionSignoff,
     SheetChange,
+    SpectatorPresence,
     StageRequest,
     Table,
     TimelineEvent,
@@ -45,7 +47,7 @@ class MembershipInline(admin.TabularInline):
 
 @admin.register(Table)
 class TableAdmin(admin.ModelAdmin):
-    list_display = ["name", "gm", "created_at"]
+    list_display = ["name", "gm", "created_at", "spectators_allowed"]
     inlines = [MembershipInline]
 
 
@@ -57,7 +59,7 @@ class MembershipAdmin(admin.ModelAdmin):
 
 @admin.register(Invite)
 class InviteAdmin(admin.ModelAdmin):
-    list_display = ["table", "created_by", "created_at", "expires_at", "revoked"]
+    list_display = ["table", "created_by", "created_at", "expires_at", "revoked", "allows_guests"]
 
 
 @admin.register(GameSession)
@@ -88,6 +90,19 @@ class PresenceAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request):
         return False
+
+
+@admin.register(SpectatorPresence)
+class SpectatorPresenceAdmin(admin.ModelAdmin):
+    list_display = ["session", "language", "time_zone", "connected_at"]
+
+    def has_add_permission(self, request):
+        return False
+
+
+@admin.register(GuestAccount)
+class GuestAccountAdmin(admin.ModelAdmin):
+    list_display = ["user", "table", "invite", "created_at"]
 
 
 @admin.register(Character)

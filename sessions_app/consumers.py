@@ -23,8 +23,20 @@ from django.utils.translation import get_supported_language_variant
 from sessions_app.kinds.registry import Panel
 from sessions_app.presenters import live
 from sessions_app.presenters.room import ROOM_TEMPLATE
+from sessions_app.presenters.spectators import (
+    ALL_SPECTATOR_PANELS,
+    spectator_event_html,
+    spectator_panels_html,
+)
+from sessions_app.selectors.spectators import public_events, spectator_session
 from sessions_app.selectors.timeline import events_after, session_last_seq
 from sessions_app.services.access import is_gm, member_session
+from sessions_app.services.spectators import (
+    spectator_enter,
+    spectator_leave,
+    spectator_seen,
+    spectators_group,
+)
 from sessions_app.services.tables import member_group
 from sessions_app.services.timeline import presence_enter, presence_leave, presence_seen
 
@@ -372,3 +384,138 @@ def _language_from_scope(scope) -> str:
         except LookupError:
             continue
     return settings.LANGUAGE_CODE
+
+
+class SpectatorConsumer(AsyncWebsocketConsumer):
+    """One spectator's live, read-only connection to a room, opened with the table's link.
+
+    It forwards what the spectator audience's group brings (rendered once per language and
+    zone, never per socket) and reads the public events itself only to catch up. The link
+    is checked on connect and on every message; the table's GM turning spectating off or
+    renewing the link closes it at once.
+    """
+
+    async def connect(self):
+        kwargs = self.scope["url_route"]["kwargs"]
+        self.token = str(kwargs["token"])
+        self.session_id = int(kwargs["session_id"])
+        self.cursor: int | None = None
+        self.panel_version = 0
+        self.groups_joined: list[str] = []
+        self.catching_up = asyncio.Lock()
+        zone = zone_from_cookie((self.scope.get("cookies") or {}).get(TIME_ZONE_COOKIE))
+        self.variant = live.Variant(_language_from_scope(self.scope), zone.key if zone else "")
+        session = await self._session()
+        await self.accept()
+        if session is None:
+            await self.close(code=CLOSE_NOT_A_MEMBER)
+            return
+        self.groups_joined = [
+            live.room_group(self.session_id, live.SPECTATORS, self.variant),
+            spectators_group(table_id=session.table_id),
+        ]
+        for group in self.groups_joined:
+            await self.channel_layer.group_add(group, self.channel_name)
+        await database_sync_to_async(spectator_enter)(
+            session_id=self.session_id,
+            channel_name=self.channel_name,
+            language=self.variant.language,
+            time_zone=self.variant.time_zone,
+        )
+
+    async def disconnect(self, code):
+        for group in self.groups_joined:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        if self.groups_joined:
+            await database_sync_to_async(spectator_leave)(channel_name=self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        if await self._session() is None:
+            await self.close(code=CLOSE_NOT_A_MEMBER)
+            return
+        try:
+            message = json.loads(text_data or "{}")
+        except json.JSONDecodeError:
+            return
+        if not isinstance(message, dict):
+            return
+        if message.get("type") == "ping":
+            await database_sync_to_async(spectator_seen)(channel_name=self.channel_name)
+            await self._catch_up()
+        elif message.get("type") == "sync":
+            try:
+                last_seq = max(0, int(message.get("last_seq") or 0))
+            except (TypeError, ValueError, OverflowError):
+                last_seq = 0
+            async with self.catching_up:
+                session_seq = await self._session_last_seq()
+                self.cursor = min(last_seq, session_seq)
+                behind = self.cursor < session_seq
+                await self._send_events_after(self.cursor)
+                if behind:
+                    await self.send(text_data=await self._render_panels())
+
+    async def _catch_up(self):
+        if self.cursor is None:
+            return
+        async with self.catching_up:
+            if await self._send_events_after(self.cursor):
+                await self.send(text_data=await self._render_panels())
+
+    async def room_event(self, message):
+        if self.cursor is None:
+            return
+        seq = int(message["seq"])
+        async with self.catching_up:
+            if seq <= self.cursor:
+                return
+            if seq == self.cursor + 1:
+                self.cursor = seq
+                if message["html"]:
+                    await self.send(text_data=message["html"])
+            else:
+                await self._send_events_after(self.cursor, seq)
+
+    async def room_panels(self, message):
+        if self.cursor is None or message["version"] < self.panel_version:
+            return
+        self.panel_version = message["version"]
+        if message["html"]:
+            await self.send(text_data=message["html"])
+
+    async def watch_closed(self, message):
+        await self.close(code=CLOSE_NOT_A_MEMBER)
+
+    async def _send_events_after(self, after_seq: int, up_to_seq: int | None = None) -> bool:
+        frames, new_cursor = await self._render_events(after_seq, up_to_seq)
+        self.cursor = max(self.cursor or 0, new_cursor)
+        for html in frames:
+            await self.send(text_data=html)
+        return bool(frames)
+
+    @database_sync_to_async
+    def _render_events(self, after_seq: int, up_to_seq: int | None):
+        if up_to_seq is None:
+            up_to_seq = session_last_seq(session_id=self.session_id)
+        events = public_events(session_id=self.session_id).filter(
+            seq__gt=after_seq, seq__lte=up_to_seq
+        )
+        with live.viewing(self.variant):
+            lines = [spectator_event_html(event) for event in events]
+        return [live.timeline_fragment(part) for part in live.in_frames(lines) if part], up_to_seq
+
+    @database_sync_to_async
+    def _render_panels(self) -> str:
+        session = spectator_session(token=self.token, session_id=self.session_id)
+        if session is None:
+            return ""
+        with live.viewing(self.variant):
+            return spectator_panels_html(session, ALL_SPECTATOR_PANELS)
+
+    @database_sync_to_async
+    def _session(self):
+        return spectator_session(token=self.token, session_id=self.session_id)
+
+    @database_sync_to_async
+    def _session_last_seq(self) -> int:
+        return session_last_seq(session_id=self.session_id)

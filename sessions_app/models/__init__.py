@@ -48,6 +48,7 @@ from .tables import (
     EntryCondition,
     EntryConditionFields,
     GameSession,
+    GuestAccount,
     Invite,
     Membership,
     Phase,
@@ -59,6 +60,7 @@ from .tables import (
 from .timeline import (
     ImportedLog,
     Presence,
+    SpectatorPresence,
     TimelineEvent,
 )
 
@@ -77,6 +79,7 @@ __all__ = [
     "ExperienceEntry",
     "GrowthRequest",
     "GameSession",
+    "GuestAccount",
     "Handout",
     "HandoutReveal",
     "ImportedLog",
@@ -96,6 +99,7 @@ __all__ = [
     "Scenario",
     "ScenarioNpc",
     "Scene",
+    "SpectatorPresence",
     "SceneRequest",
     "SheetChange",
     "SessionSignoff",

@@ -239,6 +239,10 @@ class RulesProfile(EntryConditionFields):
         return "trivial"
 
 
+def _new_invite_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
 class Table(models.Model):
     """A play group: one GM and the players who join through invitations."""
 
@@ -259,6 +263,11 @@ class Table(models.Model):
         help_text=_("Used for new sessions and for the judgement values of character sheets."),
     )
     created_at = models.DateTimeField(_("created"), default=timezone.now)
+    # Spectators (観戦) follow the room read-only through a link; a new token kills the old.
+    spectators_allowed = models.BooleanField(_("spectators allowed"), default=False)
+    spectator_token = models.CharField(
+        _("spectator token"), max_length=64, unique=True, default=_new_invite_token
+    )
 
     class Meta:
         verbose_name = _("table")
@@ -298,10 +307,6 @@ class Membership(models.Model):
         return f"{self.user} @ {self.table} ({self.get_role_display()})"
 
 
-def _new_invite_token() -> str:
-    return secrets.token_urlsafe(24)
-
-
 class Invite(models.Model):
     """A link that makes whoever opens it a player of the table, until it expires."""
 
@@ -318,6 +323,11 @@ class Invite(models.Model):
     created_at = models.DateTimeField(_("created"), default=timezone.now)
     expires_at = models.DateTimeField(_("expires"))
     revoked = models.BooleanField(_("revoked"), default=False)
+    allows_guests = models.BooleanField(
+        _("allows guests"),
+        default=False,
+        help_text=_("Players may join with a display name only, without signing up."),
+    )
 
     class Meta:
         verbose_name = _("invite")
@@ -329,6 +339,38 @@ class Invite(models.Model):
 
     def is_usable(self, *, now=None) -> bool:
         return not self.revoked and (now or timezone.now()) < self.expires_at
+
+
+class GuestAccount(models.Model):
+    """An account made from a display name alone through a guest invite: a player at that
+    one table and nowhere else, until its owner sets a password and keeps it."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("user"),
+        on_delete=models.CASCADE,
+        related_name="guest_account",
+    )
+    table = models.ForeignKey(
+        Table, verbose_name=_("table"), on_delete=models.CASCADE, related_name="guest_accounts"
+    )
+    invite = models.ForeignKey(
+        Invite,
+        verbose_name=_("invite"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="guest_accounts",
+    )
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("guest account")
+        verbose_name_plural = _("guest accounts")
+        ordering = ["table_id", "created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.user} @ {self.table}"
 
 
 class GameSession(models.Model):

@@ -106,6 +106,34 @@ class Presence(models.Model):
         return f"{self.user} in {self.session}"
 
 
+class SpectatorPresence(models.Model):
+    """One open spectator socket of a session's room: nobody's account, never a member.
+
+    Only its page's language and time zone matter: a live event is rendered once for each
+    pair the room's spectators use, however many sockets share it.
+    """
+
+    session = models.ForeignKey(
+        GameSession,
+        verbose_name=_("session"),
+        on_delete=models.CASCADE,
+        related_name="spectator_presences",
+    )
+    channel_name = models.CharField(_("channel"), max_length=200, unique=True)
+    connected_at = models.DateTimeField(_("connected"), default=timezone.now)
+    last_seen = models.DateTimeField(_("last seen"), default=timezone.now)
+    language = models.CharField(_("language"), max_length=16, default="", blank=True)
+    time_zone = models.CharField(_("time zone"), max_length=64, default="", blank=True)
+
+    class Meta:
+        verbose_name = _("spectator presence")
+        verbose_name_plural = _("spectator presences")
+        ordering = ["session_id", "connected_at"]
+
+    def __str__(self) -> str:
+        return f"spectator in {self.session}"
+
+
 class ImportedLog(AppendOnlyModel):
     """Where an imported session came from: the people and sheets its file named.
 

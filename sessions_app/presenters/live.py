@@ -27,12 +27,16 @@ from .. import rooms
 from ..kinds.registry import Panel, kind_find
 from ..models import GameSession, TimelineEvent
 from ..selectors.checks import pending_checks_for
+from ..selectors.spectators import spectator_variants
 from ..selectors.timeline import present_users, session_last_seq, viewers_present
 from ..time_zones import zone_from_cookie
 from .room import ROOM_TEMPLATE, panel_partials, room_panels_context
+from .spectators import spectator_event_html, spectator_panels_html, spectator_partials
 
 GM = "gm"
 PLAYERS = "pl"
+# Spectators through the table's link: no account, only what everyone may see.
+SPECTATORS = "sp"
 # Daphne refuses to send a frame over 1 MiB and closes the socket instead; a catch-up is cut
 # well below that, by size (a Japanese character is three bytes), not by a count of events.
 FRAME_BYTES = 256 * 1024
@@ -141,16 +145,17 @@ def event_messages(*, event_id: int) -> list[Message]:
     """What carries one committed event, and the panels it changed, to everyone present."""
     event = TimelineEvent.objects.select_related("actor", "session").get(pk=event_id)
     session = event.session
+    kind = kind_find(event.kind)
+    messages = spectator_event_messages(event=event, kind=kind)
     viewers = viewers_present(session_id=session.pk, table_id=session.table_id)
     if not viewers:
-        return []
+        return messages
     visibility = event.visibility
     listed = (
         set(event.audience.values_list("pk", flat=True))
         if visibility == TimelineEvent.Visibility.USERS
         else set()
     )
-    kind = kind_find(event.kind)
     actor_sees_more = kind is not None and kind.actor_sees_more
     players_see = visibility in (
         TimelineEvent.Visibility.EVERYONE,
@@ -163,7 +168,6 @@ def event_messages(*, event_id: int) -> list[Message]:
         and (user_id in listed or (actor_sees_more and players_see and user_id == event.actor_id))
     }
     users = _users(personal_ids)
-    messages: list[Message] = []
     for variant, present in _by_variant(viewers).items():
         with viewing(variant):
             if any(viewer_is_gm for _user_id, viewer_is_gm in present):
@@ -199,6 +203,34 @@ def event_messages(*, event_id: int) -> list[Message]:
     panels = kind.panels if kind is not None else frozenset()
     if panels:
         messages += panel_messages(session=session, viewers=viewers, panels=panels)
+    return messages
+
+
+def spectator_event_messages(*, event: TimelineEvent, kind) -> list[Message]:
+    """The event and the public panels it changed, rendered once per language and zone the
+    room's spectators use (an empty fragment when the event is not for everyone)."""
+    variants = spectator_variants(session_id=event.session_id)
+    if not variants:
+        return []
+    session = event.session
+    panels = kind.panels if kind is not None else frozenset()
+    version = session_last_seq(session_id=session.pk) if spectator_partials(panels) else 0
+    messages: list[Message] = []
+    for language, zone in variants:
+        variant = Variant(language, zone)
+        group = room_group(session.pk, SPECTATORS, variant)
+        with viewing(variant):
+            html = spectator_event_html(event)
+            messages.append(
+                (group, _event_message(event, timeline_fragment([html]) if html else ""))
+            )
+            if version:
+                panels_message = {
+                    "type": "room.panels",
+                    "version": version,
+                    "html": spectator_panels_html(session, panels),
+                }
+                messages.append((group, panels_message))
     return messages
 
 

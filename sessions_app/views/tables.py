@@ -22,6 +22,7 @@ from sessions_app.selectors.tables import (
 )
 from sessions_app.services import tables as table_services
 from sessions_app.services.access import is_gm, is_member, member_table_or_404
+from sessions_app.services.spectators import spectator_token_renew, spectators_allow
 from sessions_app.services.tables import (
     InviteError,
     invite_accept,
@@ -86,6 +87,11 @@ def _table_context(request, table, viewer_is_gm, *, invite=None, session_form=No
         "invite_url": (
             request.build_absolute_uri(reverse("invite", args=[invite.token])) if invite else ""
         ),
+        "spectator_url": (
+            request.build_absolute_uri(reverse("watch_index", args=[table.spectator_token]))
+            if viewer_is_gm and table.spectators_allowed
+            else ""
+        ),
         "session_form": session_form
         or SessionForm(
             profiles=rules_profiles_for_table(table=table),
@@ -109,6 +115,27 @@ def invite_create(request, table_id: int):
         partial_template(request, "sessions_app/table_detail.html", "invite-panel"),
         context,
     )
+
+
+@login_required
+@require_POST
+def spectators_update(request, table_id: int):
+    """The GM lets spectators watch, stops them, or makes a new link (the old one dies)."""
+    table, membership = member_table_or_404(user=request.user, table_id=table_id)
+    action = request.POST.get("action")
+    if action not in ("allow", "forbid", "renew"):
+        return HttpResponse(_("Choose allow, forbid or renew."), status=400)
+    try:
+        if action == "renew":
+            spectator_token_renew(table=table, by=request.user)
+        else:
+            spectators_allow(table=table, by=request.user, allowed=action == "allow")
+    except PermissionDenied as error:
+        return HttpResponse(str(error), status=403)
+    if not request.htmx:
+        return redirect("table_detail", table_id=table.pk)
+    context = _table_context(request, table, is_gm(membership))
+    return render(request, "sessions_app/table_detail.html#spectator-panel", context)
 
 
 @login_required

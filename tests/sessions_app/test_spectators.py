@@ -1,0 +1,285 @@
+"""Spectators: the table's link, the read-only pages, and their websocket."""
+
+import json
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.core.exceptions import PermissionDenied
+from django.urls import reverse
+
+from config.asgi import application
+from sessions_app.consumers import CLOSE_NOT_A_MEMBER
+from sessions_app.models import SpectatorPresence, Table
+from sessions_app.services.chat import chat_post
+from sessions_app.services.checks import gm_roll
+from sessions_app.services.spectators import spectator_token_renew, spectators_allow
+from tests.factories import CharacterFactory
+
+
+def _watching(table):
+    table.spectators_allowed = True
+    table.save()
+    return table
+
+
+def _secrets(session, gm, player):
+    """A public line and every kind of secret the room holds."""
+    pc = CharacterFactory(
+        table=session.table,
+        owner=player,
+        name="Aki",
+        resources={
+            "HP": {"current": 7, "max": 10},
+            "Curse": {"current": 2, "max": 9, "hidden": True},
+        },
+    )
+    session.characters.add(pc)
+    npc = CharacterFactory(table=session.table, owner=gm, kind="npc", name="Librarian")
+    chat_post(session=session, by=gm, text="Welcome to the library")
+    chat_post(session=session, by=gm, text="The librarian is the thief", gm_only=True)
+    chat_post(session=session, by=gm, text="psst take the key", mode="whisper", to=player)
+    gm_roll(session=session, by=gm, character=npc, label="Bluff the heroes", value=4, secret=True)
+
+
+# --- The GM's switch ---------------------------------------------------------------------
+
+
+def test_spectators_allow_by_player_refused(table, player_membership, player):
+    with pytest.raises(PermissionDenied):
+        spectators_allow(table=table, by=player, allowed=True)
+
+
+def test_spectator_token_renew_changes_the_token(table, gm):
+    before = table.spectator_token
+
+    spectator_token_renew(table=table, by=gm)
+
+    assert Table.objects.get(pk=table.pk).spectator_token not in ("", before)
+
+
+def test_spectators_update_view_allows_and_shows_link(client, table, gm):
+    client.force_login(gm)
+
+    response = client.post(reverse("spectators_update", args=[table.pk]), {"action": "allow"})
+
+    table.refresh_from_db()
+    assert response.status_code == 302 and table.spectators_allowed
+    page = client.get(reverse("table_detail", args=[table.pk])).content.decode()
+    assert f"/watch/{table.spectator_token}/" in page
+
+
+def test_spectators_update_view_refuses_player(client, table, player_membership, player):
+    client.force_login(player)
+
+    response = client.post(reverse("spectators_update", args=[table.pk]), {"action": "allow"})
+
+    table.refresh_from_db()
+    assert response.status_code == 403 and not table.spectators_allowed
+
+
+# --- The pages ---------------------------------------------------------------------------
+
+
+def test_watch_index_lists_sessions(client, session):
+    table = _watching(session.table)
+
+    response = client.get(reverse("watch_index", args=[table.spectator_token]))
+
+    assert response.status_code == 200
+    assert "The Akashic Library" in response.content.decode()
+
+
+def test_watch_index_bad_token_404(client, session):
+    _watching(session.table)
+
+    assert client.get(reverse("watch_index", args=["not-the-token"])).status_code == 404
+
+
+def test_watch_index_disabled_404(client, session):
+    token = session.table.spectator_token
+
+    assert client.get(reverse("watch_index", args=[token])).status_code == 404
+
+
+def test_watch_session_rotated_token_404(client, session, gm):
+    table = _watching(session.table)
+    old = table.spectator_token
+    spectator_token_renew(table=table, by=gm)
+
+    response = client.get(reverse("watch_session", args=[old, session.pk]))
+
+    assert response.status_code == 404
+
+
+def test_watch_session_of_another_table_404(client, session):
+    from tests.factories import GameSessionFactory
+
+    table = _watching(session.table)
+    other = GameSessionFactory()
+
+    response = client.get(reverse("watch_session", args=[table.spectator_token, other.pk]))
+
+    assert response.status_code == 404
+
+
+def test_watch_session_shows_no_secret(client, session, gm, player):
+    table = _watching(session.table)
+    _secrets(session, gm, player)
+
+    page = client.get(reverse("watch_session", args=[table.spectator_token, session.pk]))
+    html = page.content.decode()
+
+    assert "Welcome to the library" in html
+    assert "HP" in html and "7/10" in html
+    for secret in ["thief", "psst", "Bluff", "secret roll", "Curse", "2/9", "hx-post"]:
+        assert secret not in html
+
+
+def test_watch_session_refuses_post(client, session):
+    table = _watching(session.table)
+
+    response = client.post(reverse("watch_session", args=[table.spectator_token, session.pk]))
+
+    assert response.status_code == 405
+
+
+def test_watch_index_refuses_post(client, session):
+    table = _watching(session.table)
+
+    response = client.post(reverse("watch_index", args=[table.spectator_token]))
+
+    assert response.status_code == 405
+
+
+def test_watch_session_spectator_is_not_a_member(client, session):
+    table = _watching(session.table)
+    members_before = table.memberships.count()
+
+    client.get(reverse("watch_session", args=[table.spectator_token, session.pk]))
+
+    assert table.memberships.count() == members_before
+
+
+# --- The websocket -----------------------------------------------------------------------
+
+
+async def _frames(communicator, *, timeout=0.5) -> list[str]:
+    frames = []
+    while not await communicator.receive_nothing(timeout=timeout):
+        output = await communicator.receive_output()
+        if output["type"] == "websocket.send":
+            frames.append(output["text"])
+        elif output["type"] == "websocket.close":
+            frames.append(f"<closed {output.get('code')}>")
+            return frames
+    return frames
+
+
+async def _watcher(token, session, *, last_seq=0):
+    communicator = WebsocketCommunicator(
+        application,
+        f"/ws/watch/{token}/sessions/{session.pk}/",
+        headers=[(b"origin", b"http://localhost")],
+    )
+    connected, _ = await communicator.connect()
+    assert connected
+    await communicator.send_to(text_data=json.dumps({"type": "sync", "last_seq": last_seq}))
+    return communicator, await _frames(communicator)
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_spectator_socket_bad_token_closed(session):
+    await sync_to_async(_watching)(session.table)
+    communicator = WebsocketCommunicator(
+        application,
+        f"/ws/watch/wrong/sessions/{session.pk}/",
+        headers=[(b"origin", b"http://localhost")],
+    )
+
+    await communicator.connect()
+    output = await communicator.receive_output(timeout=1)
+
+    assert output["code"] == CLOSE_NOT_A_MEMBER
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_spectator_socket_gets_public_lines_only(session, gm, player):
+    table = await sync_to_async(_watching)(session.table)
+    socket, _ = await _watcher(table.spectator_token, session)
+
+    await sync_to_async(_secrets)(session, gm, player)
+    frames = "".join(await _frames(socket))
+
+    assert "Welcome to the library" in frames
+    for secret in ["thief", "psst", "Bluff", "secret roll", "die showing"]:
+        assert secret not in frames
+    await socket.disconnect()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_spectator_catch_up_has_no_secret(session, gm, player):
+    table = await sync_to_async(_watching)(session.table)
+    await sync_to_async(_secrets)(session, gm, player)
+
+    socket, frames = await _watcher(table.spectator_token, session)
+    joined = "".join(frames)
+
+    assert "Welcome to the library" in joined and "7/10" in joined
+    for secret in ["thief", "psst", "Bluff", "secret roll", "Curse", "2/9"]:
+        assert secret not in joined
+    await socket.disconnect()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_spectator_socket_closes_when_spectating_stops(session, gm):
+    table = await sync_to_async(_watching)(session.table)
+    socket, _ = await _watcher(table.spectator_token, session)
+
+    await sync_to_async(spectators_allow)(table=table, by=gm, allowed=False)
+    output = await socket.receive_output(timeout=1)
+
+    assert (output["type"], output["code"]) == ("websocket.close", CLOSE_NOT_A_MEMBER)
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_spectator_socket_closes_when_token_renewed(session, gm):
+    table = await sync_to_async(_watching)(session.table)
+    socket, _ = await _watcher(table.spectator_token, session)
+
+    await sync_to_async(spectator_token_renew)(table=table, by=gm)
+    output = await socket.receive_output(timeout=1)
+
+    assert output["code"] == CLOSE_NOT_A_MEMBER
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_spectator_socket_token_rechecked_on_message(session):
+    table = await sync_to_async(_watching)(session.table)
+    socket, _ = await _watcher(table.spectator_token, session)
+    # Changed behind the service's back: no broadcast, only the per-message check.
+    await sync_to_async(Table.objects.filter(pk=table.pk).update)(spectators_allowed=False)
+
+    await socket.send_to(text_data=json.dumps({"type": "ping"}))
+    output = await socket.receive_output(timeout=1)
+
+    assert output["code"] == CLOSE_NOT_A_MEMBER
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_spectator_is_not_present_as_a_member(session, gm):
+    table = await sync_to_async(_watching)(session.table)
+    socket, _ = await _watcher(table.spectator_token, session)
+
+    spectators = await sync_to_async(SpectatorPresence.objects.filter(session=session).count)()
+    members_present = await sync_to_async(session.presences.count)()
+
+    assert (spectators, members_present) == (1, 0)
+    await socket.disconnect()
