@@ -241,6 +241,9 @@ SECURE_CSP = {
 }
 
 INVITE_LIFETIME_DAYS = int(os.environ.get("INVITE_LIFETIME_DAYS", "14"))
+# New accounts per client address and hour: guests joining by name, and sign-ups.
+GUEST_JOINS_PER_HOUR = int(os.environ.get("GUEST_JOINS_PER_HOUR", "5"))
+SIGNUPS_PER_HOUR = int(os.environ.get("SIGNUPS_PER_HOUR", "10"))
 
 if not DEBUG:
     SECURE_SSL_REDIRECT = _env_flag("SECURE_SSL_REDIRECT", True)

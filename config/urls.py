@@ -86,6 +86,7 @@ urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/signup/", tables.signup, name="signup"),
+    path("accounts/keep/", tables.guest_keep_view, name="guest_keep"),
     path("tables/<int:table_id>/", tables.table_detail, name="table_detail"),
     path("tables/<int:table_id>/invites/", tables.invite_create, name="invite_create"),
     path(

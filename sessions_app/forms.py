@@ -19,6 +19,38 @@ class SignupForm(UserCreationForm):
         fields = ("username",)
 
 
+class GuestJoinForm(forms.Form):
+    display_name = forms.CharField(
+        label=_("Display name"),
+        max_length=60,
+        help_text=_("What the others see. Letters, digits and @ . + - _, up to 30 characters."),
+    )
+
+
+class GuestKeepForm(forms.Form):
+    username = forms.CharField(
+        label=_("Username"),
+        max_length=60,
+        help_text=_("You log in with it; keep your display name or choose another."),
+    )
+    password1 = forms.CharField(
+        label=_("Password"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
+    password2 = forms.CharField(
+        label=_("Password again"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("password1") and cleaned.get("password1") != cleaned.get("password2"):
+            self.add_error("password2", _("The two passwords differ."))
+        return cleaned
+
+
 class TableForm(forms.Form):
     name = forms.CharField(label=_("Table name"), max_length=120)
 

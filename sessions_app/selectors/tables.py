@@ -13,8 +13,11 @@ def membership_get(*, user, table_id: int) -> Membership | None:
     if user is None or not user.is_authenticated:
         return None
     # get() rather than first(): one row at most, and no ORDER BY to compile and run.
+    # A guest account counts at its own table only, whatever other membership it holds.
     try:
-        return Membership.objects.get(user=user, table_id=table_id)
+        return Membership.objects.filter(
+            Q(user__guest_account__isnull=True) | Q(user__guest_account__table_id=table_id)
+        ).get(user=user, table_id=table_id)
     except Membership.DoesNotExist:
         return None
 

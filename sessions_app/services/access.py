@@ -10,12 +10,27 @@ refuses with PermissionDenied and says who may (`require_member`, `require_gm`).
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import Exists
+from django.db.models import Exists, Q
 from django.http import Http404
 from django.utils.translation import gettext as _
 
-from ..models import GameSession, Membership, Table
+from ..models import GameSession, GuestAccount, Membership, Table
 from ..selectors.tables import membership_get
+
+
+def guest_table_id(user) -> int | None:
+    """The one table a guest account belongs to; None for everyone else."""
+    if user is None or not user.is_authenticated:
+        return None
+    return GuestAccount.objects.filter(user_id=user.pk).values_list("table_id", flat=True).first()
+
+
+def require_not_guest(*, user, message: str | None = None) -> None:
+    """Refuse a guest account: it is a player at its one table and nothing anywhere else."""
+    if guest_table_id(user) is not None:
+        raise PermissionDenied(
+            message or _("A guest account plays at its own table only. Set a password first.")
+        )
 
 
 def is_gm(membership: Membership | None) -> bool:
@@ -36,7 +51,11 @@ def is_member(*, user, table_id: int) -> bool:
 def member_exists(*, user, table_id) -> Exists:
     """The same question as `is_member`, asked inside another query: `table_id` may be an
     OuterRef, so a locked read can carry the check instead of a statement of its own."""
-    return Exists(Membership.objects.filter(table_id=table_id, user_id=user.pk))
+    return Exists(
+        Membership.objects.filter(table_id=table_id, user_id=user.pk).filter(
+            Q(user__guest_account__isnull=True) | Q(user__guest_account__table_id=table_id)
+        )
+    )
 
 
 def require_member(*, user, table_id: int, message: str | None = None) -> Membership:

@@ -29,6 +29,7 @@ from ..models import (
     Table,
     TimelineEvent,
 )
+from .access import require_not_guest
 
 MAX_BYTES = 5 * 1024 * 1024
 MAX_EVENTS = 50_000
@@ -389,6 +390,9 @@ def log_import(*, data, by) -> GameSession:
 
     A player's export (only what they saw) is accepted too and stays marked as partial.
     """
+    require_not_guest(
+        user=by, message=_("A guest account cannot create tables. Set a password first.")
+    )
     log = log_clean(data)
     facts = log["session"]
     with transaction.atomic():

@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ..models import GameSession, Invite, Membership, RulesProfile, Table
-from .access import is_gm, require_gm, require_member
+from .access import guest_table_id, is_gm, require_gm, require_member, require_not_guest
 from .dice import dice_commit_ahead
 from .timeline import broadcast, timeline_append
 
@@ -26,6 +26,9 @@ class InviteError(ValidationError):
 
 def table_create(*, gm, name: str) -> Table:
     """Create a table run by `gm`, who becomes its first member."""
+    require_not_guest(
+        user=gm, message=_("A guest account cannot create tables. Set a password first.")
+    )
     name = (name or "").strip()
     table = Table(name=name, gm=gm)
     table.full_clean()
@@ -35,12 +38,24 @@ def table_create(*, gm, name: str) -> Table:
     return table
 
 
-def invite_create(*, table: Table, by, lifetime: datetime.timedelta | None = None) -> Invite:
-    """Create an invitation link for `table`; only its GM may."""
+def invite_create(
+    *,
+    table: Table,
+    by,
+    lifetime: datetime.timedelta | None = None,
+    allows_guests: bool = False,
+) -> Invite:
+    """Create an invitation link for `table`; only its GM may. A guest invite also lets
+    players join with a display name alone."""
     require_gm(user=by, table_id=table.pk, message=_("Only the table's GM can invite players."))
     if lifetime is None:
         lifetime = datetime.timedelta(days=settings.INVITE_LIFETIME_DAYS)
-    return Invite.objects.create(table=table, created_by=by, expires_at=timezone.now() + lifetime)
+    return Invite.objects.create(
+        table=table,
+        created_by=by,
+        expires_at=timezone.now() + lifetime,
+        allows_guests=bool(allows_guests),
+    )
 
 
 def invite_withdraw(*, invite: Invite, by) -> Invite:
@@ -107,6 +122,11 @@ def invite_accept(*, token: str, user) -> Membership:
     """Make `user` a player of the invite's table; joining twice keeps the first membership."""
     with transaction.atomic():
         invite = invite_resolve(token=token)
+        guest_table = guest_table_id(user)
+        if guest_table is not None and guest_table != invite.table_id:
+            raise PermissionDenied(
+                _("A guest account plays at its own table only. Set a password first.")
+            )
         membership, _created = Membership.objects.get_or_create(
             table=invite.table, user=user, defaults={"role": Membership.Role.PLAYER}
         )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import content_disposition_header
@@ -107,6 +107,8 @@ def log_import(request):
                     session = log_services.log_import(data=upload.read(), by=request.user)
                 except ValidationError as error:
                     apply_errors(form, ValidationError({"file": error.messages}))
+                except PermissionDenied as error:
+                    form.add_error(None, str(error))
                 else:
                     messages.success(
                         request,

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import login, update_session_auth_hash
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -31,9 +32,12 @@ from sessions_app.services.tables import (
     user_signup_and_accept,
 )
 
-from ..forms import SessionForm, SignupForm, TableForm
+from ..forms import GuestJoinForm, GuestKeepForm, SessionForm, SignupForm, TableForm
 from ..models import Invite, Membership
-from .common import apply_errors, partial_template
+from ..services.access import guest_table_id
+from ..services.guests import guest_join, guest_keep
+from ..services.rate_limits import rate_limit_count, rate_limit_reached
+from .common import apply_errors, client_ip, partial_template
 
 
 def home(request):
@@ -47,12 +51,18 @@ def home(request):
                 table = table_create(gm=request.user, name=form.cleaned_data["name"])
             except ValidationError as error:
                 apply_errors(form, error)
+            except PermissionDenied as error:
+                form.add_error(None, str(error))
             else:
                 return redirect("table_detail", table_id=table.pk)
     return render(
         request,
         "sessions_app/home.html",
-        {"tables": tables_for_user(user=request.user), "form": form},
+        {
+            "tables": tables_for_user(user=request.user),
+            "form": form,
+            "is_guest": guest_table_id(request.user) is not None,
+        },
         status=400 if form.errors else 200,
     )
 
@@ -61,19 +71,35 @@ def home(request):
 def signup(request):
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        if not _signup_allowed(request, "signup", settings.SIGNUPS_PER_HOUR):
+            form.add_error(None, _too_many())
+            return render(request, "registration/signup.html", {"form": form}, status=429)
         user = form.save()
+        _signup_counted(request, "signup")
         login(request, user)
         return redirect("home")
     return render(request, "registration/signup.html", {"form": form})
+
+
+def _signup_allowed(request, action: str, limit: int) -> bool:
+    return not rate_limit_reached(action=action, client=client_ip(request), limit=limit)
+
+
+def _signup_counted(request, action: str) -> None:
+    rate_limit_count(action=action, client=client_ip(request))
+
+
+def _too_many() -> str:
+    return _("Too many new accounts from your network in the last hour. Try again later.")
 
 
 @login_required
 def table_detail(request, table_id: int):
     table, membership = member_table_or_404(user=request.user, table_id=table_id)
     viewer_is_gm = is_gm(membership)
-    return render(
-        request, "sessions_app/table_detail.html", _table_context(request, table, viewer_is_gm)
-    )
+    context = _table_context(request, table, viewer_is_gm)
+    context["is_guest"] = guest_table_id(request.user) is not None
+    return render(request, "sessions_app/table_detail.html", context)
 
 
 def _table_context(request, table, viewer_is_gm, *, invite=None, session_form=None):
@@ -106,7 +132,9 @@ def invite_create(request, table_id: int):
     table, membership = member_table_or_404(user=request.user, table_id=table_id)
     viewer_is_gm = is_gm(membership)
     try:
-        invite = table_services.invite_create(table=table, by=request.user)
+        invite = table_services.invite_create(
+            table=table, by=request.user, allows_guests=request.POST.get("allows_guests") == "on"
+        )
     except PermissionDenied as error:
         return HttpResponse(str(error), status=403)
     context = _table_context(request, table, viewer_is_gm, invite=invite)
@@ -231,13 +259,39 @@ def invite_landing(request, token: str):
         return render(request, "sessions_app/invite.html", {"error": error.messages[0]}, status=404)
     signup_form = SignupForm(prefix="signup")
     login_form = AuthenticationForm(request, prefix="login")
+    guest_form = GuestJoinForm(prefix="guest")
     action = request.POST.get("action") if request.method == "POST" else None
     user = None
+    # Signing up (or joining as a guest) already made the membership.
+    joined = False
+    status = 400
     if action == "join" and request.user.is_authenticated:
         user = request.user
+    elif action == "guest" and invite.allows_guests and not request.user.is_authenticated:
+        guest_form = GuestJoinForm(request.POST, prefix="guest")
+        if guest_form.is_valid():
+            if not _signup_allowed(request, "guest", settings.GUEST_JOINS_PER_HOUR):
+                guest_form.add_error(None, _too_many())
+                status = 429
+            else:
+                try:
+                    user, _membership = guest_join(
+                        token=token, display_name=guest_form.cleaned_data["display_name"]
+                    )
+                except ValidationError as error:
+                    apply_errors(guest_form, error)
+                else:
+                    _signup_counted(request, "guest")
+                    login(request, user)
+                    joined = True
     elif action == "signup":
         signup_form = SignupForm(request.POST, prefix="signup")
-        if signup_form.is_valid():
+        if signup_form.is_valid() and not _signup_allowed(
+            request, "signup", settings.SIGNUPS_PER_HOUR
+        ):
+            signup_form.add_error(None, _too_many())
+            status = 429
+        elif signup_form.is_valid():
             try:
                 user, _membership = user_signup_and_accept(
                     token=token,
@@ -247,19 +301,25 @@ def invite_landing(request, token: str):
             except ValidationError as error:
                 apply_errors(signup_form, error)
             else:
+                _signup_counted(request, "signup")
                 login(request, user)
+                joined = True
     elif action == "login":
         login_form = AuthenticationForm(request, data=request.POST, prefix="login")
         if login_form.is_valid():
             user = login_form.get_user()
             login(request, user)
     if user is not None:
-        if action != "signup":
+        if not joined:
             try:
                 invite_accept(token=token, user=user)
             except InviteError as error:
                 return render(
                     request, "sessions_app/invite.html", {"error": error.messages[0]}, status=404
+                )
+            except PermissionDenied as error:
+                return render(
+                    request, "sessions_app/invite.html", {"error": str(error)}, status=403
                 )
         messages.success(request, _("Welcome to %(table)s.") % {"table": invite.table.name})
         return redirect("table_detail", table_id=invite.table_id)
@@ -271,9 +331,41 @@ def invite_landing(request, token: str):
             "invite": invite,
             "signup_form": signup_form,
             "login_form": login_form,
+            "guest_form": guest_form,
             "already_member": already_member,
         },
-        status=400 if action else 200,
+        status=status if action else 200,
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def guest_keep_view(request):
+    """A guest sets a password (and, if they like, a new name) and keeps the account."""
+    table_id = guest_table_id(request.user)
+    if table_id is None:
+        raise Http404
+    form = GuestKeepForm(request.POST or None, initial={"username": request.user.get_username()})
+    if request.method == "POST" and form.is_valid():
+        try:
+            guest_keep(
+                user=request.user,
+                password=form.cleaned_data["password1"],
+                username=form.cleaned_data["username"],
+            )
+        except ValidationError as error:
+            if hasattr(error, "error_dict"):
+                apply_errors(form, error)
+            else:
+                for message in error.messages:
+                    form.add_error("password1", message)
+        else:
+            # A new password ends the other sessions; this one stays signed in.
+            update_session_auth_hash(request, request.user)
+            messages.success(request, _("Your account is yours to keep. Welcome aboard."))
+            return redirect("table_detail", table_id=table_id)
+    return render(
+        request, "sessions_app/guest_keep.html", {"form": form}, status=400 if form.errors else 200
     )
 
 
