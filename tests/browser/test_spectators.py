@@ -1,0 +1,72 @@
+"""A spectator follows a room through the table's link: live, and never a secret."""
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.pages import expect_same_as_fresh_load, logged_in, room_page
+from tests.factories import CharacterFactory, GameSessionFactory, friday_table
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def watched_table(live_server_url):
+    table, _gm, (aki,) = friday_table("aki")
+    session = GameSessionFactory(table=table, title="The Akashic Library")
+    session.characters.add(
+        CharacterFactory(
+            table=table,
+            owner=aki,
+            name="Aki",
+            resources={
+                "HP": {"current": 8, "max": 10},
+                "Curse": {"current": 3, "max": 9, "hidden": True},
+            },
+        )
+    )
+    return live_server_url, table, session
+
+
+def test_spectator_sees_public_lines_live_and_no_secret(browser, watched_table, csp_violations):
+    base_url, table, session = watched_table
+    # The GM lets spectators in from the table page and copies the link.
+    gm_table = logged_in(browser, base_url, "keeper")
+    gm_table.goto(f"{base_url}/tables/{table.pk}/")
+    gm_table.get_by_role("button", name="Allow spectators").click()
+    link = gm_table.get_by_label("Spectator link")
+    expect(link).to_have_value(f"{base_url}/watch/{table.spectator_token}/")
+
+    spectator = csp_violations(browser.new_context().new_page())
+    spectator.goto(link.input_value())
+    spectator.get_by_role("link", name="The Akashic Library").click()
+    expect(spectator.locator("#connection-status")).to_have_text("Live")
+    expect(spectator.locator("#characters")).to_contain_text("8/10")
+    expect(spectator.locator("#characters")).not_to_contain_text("Curse")
+    expect(spectator.locator("form[method=post]:not(.language-switch)")).to_have_count(0)
+
+    gm = room_page(browser, base_url, session, "keeper")
+    gm.get_by_label("Message").fill("The librarian is the thief")
+    gm.get_by_label("GM only (players do not see this line)").check()
+    gm.get_by_role("button", name="Send", exact=True).click()
+    expect(gm.locator("#timeline-items")).to_contain_text("The librarian is the thief")
+    gm.get_by_label("Message").fill("Welcome to the library")
+    gm.get_by_role("button", name="Send", exact=True).click()
+
+    expect(spectator.locator("#timeline-items")).to_contain_text("Welcome to the library")
+    expect(spectator.locator("#timeline-items")).not_to_contain_text("thief")
+    # A change of a resource reaches the spectator's character panel too.
+    gm.locator("summary", has_text="Change a resource").click()
+    resource_form = gm.locator(".gm-resource-form")
+    resource_form.get_by_label("Character").select_option(label="Aki")
+    resource_form.get_by_label("Command").fill(":HP-2")
+    resource_form.get_by_role("button", name="Change").click()
+    expect(spectator.locator("#characters")).to_contain_text("6/10")
+    expect_same_as_fresh_load(spectator)
+    expect(spectator.locator("#presence")).to_have_count(0)
+    expect(gm.locator("#presence li")).to_have_count(1)
+
+    # The GM stops spectators: the open page says so at once.
+    gm_table.reload()
+    gm_table.get_by_role("button", name="Stop spectators").click()
+    expect(spectator.locator("#room-closed")).to_be_visible()
+    assert csp_violations.found == []
