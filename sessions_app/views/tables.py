@@ -323,6 +323,10 @@ def invite_landing(request, token: str):
                 )
         messages.success(request, _("Welcome to %(table)s.") % {"table": invite.table.name})
         return redirect("table_detail", table_id=invite.table_id)
+    if invite.allows_guests:
+        # The guest card comes first on the page: the cursor starts in it.
+        signup_form.fields["username"].widget.attrs.pop("autofocus", None)
+        guest_form.fields["display_name"].widget.attrs["autofocus"] = True
     already_member = is_member(user=request.user, table_id=invite.table_id)
     return render(
         request,

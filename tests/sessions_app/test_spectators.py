@@ -283,3 +283,20 @@ async def test_spectator_is_not_present_as_a_member(session, gm):
 
     assert (spectators, members_present) == (1, 0)
     await socket.disconnect()
+
+
+def test_event_rendered_once_per_spectator_variant(session, gm):
+    from sessions_app.models import SpectatorPresence
+    from sessions_app.presenters import live
+
+    _watching(session.table)
+    for channel, language in [("a", "en"), ("b", "en"), ("c", "ja")]:
+        SpectatorPresence.objects.create(session=session, channel_name=channel, language=language)
+    event = chat_post(session=session, by=gm, text="Welcome to the library")
+
+    groups = [group for group, _message in live.event_messages(event_id=event.pk)]
+
+    assert sorted(group for group in groups if ".sp." in group) == [
+        f"room.{session.pk}.sp.en.server",
+        f"room.{session.pk}.sp.ja.server",
+    ]
