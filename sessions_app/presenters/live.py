@@ -7,6 +7,10 @@ finished fragments go to channel-layer groups named for their audience, and each
 only forwards what its groups bring. A socket that misses a message (a dropped group send,
 a reconnect) reads what it missed through :func:`events_frames`, the same renderer.
 
+Spectators (no account, through the table's link) are one more audience, "sp": rendered
+once per language and zone their pages use, from a context with no user at all, with only
+the events everyone may see and the public side of the panels.
+
 Every audience hears every sequence number: an event it may not see arrives as an empty
 fragment, so a socket tells a gap (something was lost) from an event that was not for it.
 """
