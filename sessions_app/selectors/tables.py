@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.db.models import Q, QuerySet
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
 from ..models import Invite, Membership, RulesProfile, Table
@@ -23,7 +23,16 @@ def membership_get(*, user, table_id: int) -> Membership | None:
 
 
 def tables_for_user(*, user) -> QuerySet[Table]:
-    return Table.objects.filter(memberships__user=user).select_related("gm").distinct()
+    # A guest account lists its own table only, like every other check of membership.
+    return (
+        Table.objects.filter(
+            Q(memberships__user__guest_account__isnull=True)
+            | Q(memberships__user__guest_account__table_id=F("pk")),
+            memberships__user=user,
+        )
+        .select_related("gm")
+        .distinct()
+    )
 
 
 def table_members(*, table: Table) -> QuerySet[Membership]:

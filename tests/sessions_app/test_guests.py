@@ -316,3 +316,13 @@ def test_guest_keep_view_404_for_ordinary_account(client, player):
     client.force_login(player)
 
     assert client.get(reverse("guest_keep")).status_code == 404
+
+
+def test_guest_home_lists_own_table_only(client, guest, table):
+    other = TableFactory(name="Another table")
+    MembershipFactory(table=other, user=guest)
+    client.force_login(guest)
+
+    page = client.get(reverse("home")).content.decode()
+
+    assert table.name in page and "Another table" not in page
