@@ -7,6 +7,7 @@ from sessions_app.views import (
     characters,
     dice,
     experience,
+    pictures,
     review,
     room,
     scenarios,
@@ -130,6 +131,15 @@ urlpatterns = [
         name="character_ccfolia",
     ),
     path("invite/<str:token>/", tables.invite_landing, name="invite"),
+    # Uploaded pictures: each view checks who may see what the picture belongs to.
+    path("pictures/faces/<int:face_id>/", pictures.face_image, name="face_image"),
+    path("pictures/scenes/<int:scene_id>/", pictures.scene_background, name="scene_background"),
+    path(
+        "pictures/planned-scenes/<int:planned_id>/",
+        pictures.planned_scene_background,
+        name="planned_scene_background",
+    ),
+    path("pictures/handouts/<int:handout_id>/", pictures.handout_image, name="handout_image"),
     path("matches/<int:match_id>/", minigames.match_detail, name="match_detail"),
     path("matches/<int:match_id>/move/", minigames.match_move, name="match_move"),
     path("matches/<int:match_id>/outcome/", minigames.match_outcome, name="match_outcome"),

@@ -10,6 +10,7 @@ from .append_only import (
 )
 from .characters import (
     Character,
+    CharacterFace,
 )
 from .checks import (
     ActionKey,
@@ -68,6 +69,7 @@ __all__ = [
     "AppendOnlyModel",
     "AppendOnlyQuerySet",
     "Character",
+    "CharacterFace",
     "CheckRequest",
     "Contest",
     "DiceEpoch",
