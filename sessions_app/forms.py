@@ -47,11 +47,21 @@ class ChatForm(forms.Form):
     )
     gm_only = forms.BooleanField(label=_("GM only"), required=False)
     say_as = forms.CharField(label=_("Say as"), required=False, widget=forms.Select)
+    # Rendered by its own include (_chat_expression.html), grouped by character.
+    face = forms.TypedChoiceField(
+        label=_("Expression"), required=False, coerce=int, empty_value=None, choices=()
+    )
 
-    def __init__(self, *args, speakers=(), **kwargs):
+    def __init__(self, *args, speakers=(), expressions=(), **kwargs):
+        """`expressions`: (character, faces) for each character the viewer may speak as."""
         kwargs.setdefault("auto_id", "chat_%s")
         super().__init__(*args, **kwargs)
         self.fields["say_as"].widget.choices = list(speakers) or [("ooc", _("Out of character"))]
+        self.expression_groups = [(character, faces) for character, faces in expressions if faces]
+        self.fields["face"].choices = [("", _("Portrait"))] + [
+            (character.name, [(face.pk, face.label) for face in faces])
+            for character, faces in self.expression_groups
+        ]
 
     def clean_say_as(self) -> dict:
         """Turn "ooc", "narration", "ic:<character>" or "whisper:<user|gm>" into the

@@ -72,3 +72,21 @@ def handout_image_visible(*, user, handout_id: int) -> Handout | None:
         session__table__memberships__user=user,
     )
     return handout if readable.exists() else None
+
+
+def faces_by_character(*, characters) -> list[tuple]:
+    """(character, its faces, portrait first) for each character, in one query."""
+    ids = [character.pk for character in characters]
+    faces: dict[int, list[CharacterFace]] = {pk: [] for pk in ids}
+    for face in CharacterFace.objects.filter(character_id__in=ids):
+        faces[face.character_id].append(face)
+    return [(character, faces[character.pk]) for character in characters]
+
+
+def portraits_of(*, characters) -> dict[int, CharacterFace]:
+    """Character id → its portrait, for those that have one, in one query."""
+    ids = [character.pk for character in characters]
+    return {
+        face.character_id: face
+        for face in CharacterFace.objects.filter(character_id__in=ids, is_portrait=True)
+    }

@@ -5,7 +5,7 @@ from django.core.files.storage import default_storage
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from sessions_app.models import CharacterFace
+from sessions_app.models import CharacterFace, TimelineEvent
 from sessions_app.services.faces import face_add, face_delete
 from sessions_app.services.scenes import scene_start, stage_bring_in
 from tests.factories import CharacterFactory, cast_member, main_play_start
@@ -106,3 +106,62 @@ def test_npc_face_hidden_from_players_until_the_npc_appears(client, session, gm,
     scene_start(session=session, by=gm, scene_player=pc)
     stage_bring_in(session=session, by=gm, character=npc)
     assert client.get(url).status_code == 200
+
+
+@pytest.fixture
+def aki_on_stage(session, gm, pc):
+    main_play_start(session, gm)
+    scene_start(session=session, by=gm, scene_player=pc)
+    return pc
+
+
+def _say(client, session, character, face=None):
+    data = {"text": "Found it!", "say_as": f"ic:{character.pk}", "action_key": ""}
+    if face is not None:
+        data["face"] = face.pk
+    return client.post(reverse("chat_post", args=[session.pk]), data, HTTP_HX_REQUEST="true")
+
+
+def test_chat_as_a_character_stores_the_chosen_expression(client, session, player, aki_on_stage):
+    face_add(character=aki_on_stage, by=player, data=picture_bytes("PNG"), label="calm")
+    smile = face_add(character=aki_on_stage, by=player, data=picture_bytes("PNG"), label="smile")
+    client.force_login(player)
+    _say(client, session, aki_on_stage, smile)
+    event = TimelineEvent.objects.filter(session=session, kind="chat").get()
+    assert event.payload["face_id"] == smile.pk
+    assert event.payload["face"] == "smile"
+
+
+def test_chat_as_a_character_defaults_to_the_portrait(client, session, player, aki_on_stage):
+    calm = face_add(character=aki_on_stage, by=player, data=picture_bytes("PNG"), label="calm")
+    client.force_login(player)
+    _say(client, session, aki_on_stage)
+    event = TimelineEvent.objects.filter(session=session, kind="chat").get()
+    assert event.payload["face_id"] == calm.pk
+
+
+def test_chat_refuses_another_characters_expression(client, session, gm, player, aki_on_stage):
+    npc = CharacterFactory(table=session.table, owner=gm, kind="npc", name="Librarian")
+    other = face_add(character=npc, by=gm, data=picture_bytes("PNG"), label="calm")
+    face_add(character=aki_on_stage, by=player, data=picture_bytes("PNG"), label="smile")
+    client.force_login(player)
+    response = _say(client, session, aki_on_stage, other)
+    assert "Select a valid choice" in response.content.decode()
+    assert not TimelineEvent.objects.filter(session=session, kind="chat").exists()
+
+
+def test_room_shows_the_face_beside_the_line(client, session, player, aki_on_stage):
+    smile = face_add(character=aki_on_stage, by=player, data=picture_bytes("PNG"), label="smile")
+    client.force_login(player)
+    _say(client, session, aki_on_stage, smile)
+    page = client.get(reverse("session_room", args=[session.pk])).content.decode()
+    assert f'class="line-face" src="{reverse("face_image", args=[smile.pk])}"' in page
+    assert 'alt="Aki: smile"' in page
+
+
+def test_room_offers_the_speakers_expressions_with_a_label(client, session, player, aki_on_stage):
+    face_add(character=aki_on_stage, by=player, data=picture_bytes("PNG"), label="smile")
+    client.force_login(player)
+    page = client.get(reverse("session_room", args=[session.pk])).content.decode()
+    assert '<label for="chat_face" class="visually-hidden">Expression</label>' in page
+    assert f'data-voice="ic:{aki_on_stage.pk}"' in page
