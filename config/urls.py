@@ -42,6 +42,7 @@ session_patterns = [
     path("sheet/", experience.session_sheet, name="session_sheet"),
     path("sheet/sign/", experience.session_sheet_sign, name="session_sheet_sign"),
     path("review/", review.session_review, name="session_review"),
+    path("background/", pictures.scene_background_set, name="scene_background_set"),
     path("export.html", review.session_export_html, name="session_export_html"),
     path("export.md", review.session_export_markdown, name="session_export_markdown"),
     path("export.json", review.session_export_json, name="session_export_json"),
@@ -77,6 +78,16 @@ scenario_patterns = [
     path("handouts/", scenarios.handout_create, name="handout_create"),
     path("handouts/<int:handout_id>/", scenarios.handout_edit, name="handout_edit"),
     path("handouts/<int:handout_id>/delete/", scenarios.handout_delete, name="handout_delete"),
+    path(
+        "scenes/<int:scene_id>/background/",
+        pictures.planned_scene_background_post,
+        name="planned_scene_background_set",
+    ),
+    path(
+        "handouts/<int:handout_id>/image/",
+        pictures.handout_image_post,
+        name="handout_image_set",
+    ),
 ]
 # ---------------------------------------------------------------------------------------------
 
