@@ -43,6 +43,7 @@ session_patterns = [
     path("sheet/sign/", experience.session_sheet_sign, name="session_sheet_sign"),
     path("review/", review.session_review, name="session_review"),
     path("background/", pictures.scene_background_set, name="scene_background_set"),
+    path("faces/<int:face_id>/", pictures.line_face, name="line_face"),
     path("export.html", review.session_export_html, name="session_export_html"),
     path("export.md", review.session_export_markdown, name="session_export_markdown"),
     path("export.json", review.session_export_json, name="session_export_json"),

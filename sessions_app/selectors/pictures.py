@@ -13,6 +13,7 @@ from ..models import (
     CharacterFace,
     Handout,
     HandoutReveal,
+    ImportedLog,
     Membership,
     PlannedScene,
     Scene,
@@ -38,6 +39,18 @@ def face_visible(*, user, face_id: int) -> CharacterFace | None:
     ):
         return face
     return None
+
+
+def line_face_name(*, user, session, face_id: int) -> str:
+    """The stored picture a chat line of this session was said with, for a member of its
+    table: an imported log's own picture, else the face as `face_visible` allows it."""
+    imported = ImportedLog.objects.filter(session_id=session.pk).only("pictures").first()
+    if imported is not None:
+        return (imported.pictures or {}).get(f"face:{face_id}", "")
+    face = face_visible(user=user, face_id=face_id)
+    if face is None or face.character.table_id != session.table_id:
+        return ""
+    return face.image.name
 
 
 def scene_background_visible(*, user, scene_id: int) -> Scene | None:

@@ -91,6 +91,21 @@ def face_delete(*, face: CharacterFace, by) -> None:
         image_delete(name)
 
 
+def faces_replace(*, character: Character, by, stored: list[tuple[str, str]]) -> None:
+    """Replace the character's pictures with already stored ones ((label, name), the first
+    the portrait): an imported sheet brings its own. Runs in the caller's transaction."""
+    _require_editor(by, character)
+    for face in CharacterFace.objects.filter(character_id=character.pk):
+        image_delete(face.image.name)
+    CharacterFace.objects.filter(character_id=character.pk).delete()
+    for number, (label, name) in enumerate(stored[:MAX_FACES]):
+        face = CharacterFace(
+            character=character, label=_label_clean(label), image=name, is_portrait=number == 0
+        )
+        face.full_clean()
+        face.save()
+
+
 def face_for_line(*, character: Character, face_id: int | None) -> CharacterFace | None:
     """The face a line is said with: the chosen one of this character, else its portrait."""
     faces = CharacterFace.objects.filter(character_id=character.pk)

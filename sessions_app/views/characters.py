@@ -166,7 +166,8 @@ def character_ccfolia(request, character_id: int):
     if not _may_view_sheet(request.user, membership, character):
         raise Http404
     response = JsonResponse(
-        character_ccfolia_export(character), json_dumps_params={"ensure_ascii": False}
+        character_ccfolia_export(character, pictures=True),
+        json_dumps_params={"ensure_ascii": False},
     )
     response["Content-Disposition"] = f'attachment; filename="character-{character.pk}.json"'
     return response

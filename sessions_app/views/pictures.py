@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET, require_POST
 from sessions_app.selectors.pictures import (
     face_visible,
     handout_image_visible,
+    line_face_name,
     planned_background_visible,
     scene_background_visible,
 )
@@ -50,6 +51,17 @@ def face_image(request, face_id: int):
     if face is None:
         raise Http404
     return _picture(face.image.name)
+
+
+@login_required
+@require_GET
+def line_face(request, session_id: int, face_id: int):
+    """The face beside a chat line: works for imported logs too, whose faces are theirs."""
+    session, _membership = member_session_or_404(user=request.user, session_id=session_id)
+    name = line_face_name(user=request.user, session=session, face_id=face_id)
+    if not name:
+        raise Http404
+    return _picture(name)
 
 
 @login_required

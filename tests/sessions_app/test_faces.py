@@ -155,7 +155,7 @@ def test_room_shows_the_face_beside_the_line(client, session, player, aki_on_sta
     client.force_login(player)
     _say(client, session, aki_on_stage, smile)
     page = client.get(reverse("session_room", args=[session.pk])).content.decode()
-    assert f'class="line-face" src="{reverse("face_image", args=[smile.pk])}"' in page
+    assert f'class="line-face" src="{reverse("line_face", args=[session.pk, smile.pk])}"' in page
     assert 'alt="Aki: smile"' in page
 
 
