@@ -76,27 +76,38 @@ def image_clean(data: bytes) -> CleanImage:
             # A phone's photo is stored sideways with an EXIF note to turn it: turn it now,
             # since the note is dropped with the rest of the metadata.
             picture = ImageOps.exif_transpose(picture)
+            fresh = _pixels_only(picture, kept)
+            out = io.BytesIO()
+            if kept == "JPEG":
+                fresh.save(out, "JPEG", quality=88, optimize=True)
+            elif kept == "WEBP":
+                fresh.save(out, "WEBP", quality=85)
+            else:
+                fresh.save(out, "PNG", optimize=True)
     except ValidationError:
         raise
-    except (OSError, SyntaxError, ValueError, EOFError, KeyError, Image.DecompressionBombError):
+    except (
+        OSError,
+        SyntaxError,
+        ValueError,
+        EOFError,
+        KeyError,
+        Image.DecompressionBombError,
+        Image.DecompressionBombWarning,
+    ):
         raise _refused() from None
-    except Image.DecompressionBombWarning:
-        raise _refused() from None
-    has_alpha = picture.mode in ("RGBA", "LA", "PA") or "transparency" in picture.info
-    mode = "RGBA" if has_alpha and kept != "JPEG" else "RGB"
-    converted = picture.convert(mode)
-    # A new image from the pixels alone: nothing of the file's `info` comes along.
-    fresh = Image.frombytes(mode, converted.size, converted.tobytes())
-    out = io.BytesIO()
-    if kept == "JPEG":
-        fresh.save(out, "JPEG", quality=88, optimize=True)
-    elif kept == "WEBP":
-        fresh.save(out, "WEBP", quality=85)
-    else:
-        fresh.save(out, "PNG", optimize=True)
     return CleanImage(
         data=out.getvalue(), extension=_EXTENSIONS[kept], width=fresh.width, height=fresh.height
     )
+
+
+def _pixels_only(picture: Image.Image, kept: str) -> Image.Image:
+    """A new image from the pixels alone: nothing of the file's `info` (EXIF, ICC profile,
+    text chunks, comments) comes along."""
+    has_alpha = picture.mode in ("RGBA", "LA", "PA") or "transparency" in picture.info
+    mode = "RGBA" if has_alpha and kept != "JPEG" else "RGB"
+    converted = picture.convert(mode)
+    return Image.frombytes(mode, converted.size, converted.tobytes())
 
 
 def image_read_upload(upload) -> bytes:

@@ -96,3 +96,9 @@ def test_image_saved_stores_nothing_for_a_refused_file(settings):
     with pytest.raises(ValidationError), image_saved(data=b"not a picture", folder="faces"):
         pass
     assert not os.path.exists(settings.MEDIA_ROOT) or not any(os.scandir(settings.MEDIA_ROOT))
+
+
+def test_image_clean_drops_the_icc_profile():
+    clean = image_clean(picture_bytes("PNG", icc_profile=b"a colour profile"))
+    assert b"iCCP" not in clean.data
+    assert "icc_profile" not in _reopen(clean.data).info

@@ -114,3 +114,27 @@ def test_handout_image_for_one_slot_hidden_from_other_players(
     handout_reveal(session=session, by=gm, handout=handout)
     client.force_login(ren)
     assert client.get(reverse("handout_image", args=[handout.pk])).status_code == 404
+
+
+def test_scenario_page_uploads_a_planned_scene_background(client, gm, scenario):
+    planned = PlannedSceneFactory(scenario=scenario)
+    client.force_login(gm)
+    response = client.post(
+        reverse("planned_scene_background_set", args=[scenario.pk, planned.pk]),
+        {"image": SimpleUploadedFile("bg.gif", picture_bytes("GIF"))},
+    )
+    assert response.status_code == 302
+    planned.refresh_from_db()
+    assert planned.background.name.endswith(".png")
+
+
+def test_scenario_page_upload_by_another_user_is_not_found(client, player, scenario):
+    planned = PlannedSceneFactory(scenario=scenario)
+    client.force_login(player)
+    response = client.post(
+        reverse("planned_scene_background_set", args=[scenario.pk, planned.pk]),
+        {"image": SimpleUploadedFile("bg.png", picture_bytes("PNG"))},
+    )
+    assert response.status_code == 404
+    planned.refresh_from_db()
+    assert not planned.background
