@@ -103,3 +103,24 @@ def portraits_of(*, characters) -> dict[int, CharacterFace]:
         face.character_id: face
         for face in CharacterFace.objects.filter(character_id__in=ids, is_portrait=True)
     }
+
+
+def picture_in_use(*, name: str) -> bool:
+    """Whether any face, background or handout still shows this stored file."""
+    return (
+        CharacterFace.objects.filter(image=name).exists()
+        or PlannedScene.objects.filter(background=name).exists()
+        or Scene.objects.filter(background=name).exists()
+        or Handout.objects.filter(image=name).exists()
+    )
+
+
+def pictures_in_use() -> set[str]:
+    """Every stored file a row names: faces, backgrounds, handouts, imported logs' faces."""
+    names = set(CharacterFace.objects.values_list("image", flat=True))
+    names |= set(PlannedScene.objects.exclude(background="").values_list("background", flat=True))
+    names |= set(Scene.objects.exclude(background="").values_list("background", flat=True))
+    names |= set(Handout.objects.exclude(image="").values_list("image", flat=True))
+    for pictures in ImportedLog.objects.exclude(pictures={}).values_list("pictures", flat=True):
+        names |= set((pictures or {}).values())
+    return names

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import datetime
 import io
 import secrets
 import warnings
@@ -21,8 +22,11 @@ from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from PIL import Image, ImageOps
+
+from ..selectors.pictures import pictures_in_use
 
 MAX_BYTES = 5 * 1024 * 1024
 MAX_SIDE = 4096
@@ -181,3 +185,32 @@ def image_from_text(value, where: str) -> bytes:
         ) from None
     image_clean(data)
     return data
+
+
+PICTURE_FOLDERS = ("faces", "backgrounds", "handouts")
+
+
+def pictures_prune(*, older_than: datetime.timedelta = datetime.timedelta(hours=1)) -> list[str]:
+    """Delete stored pictures no row names any more (left by a deleted character, scenario or
+    handout, or by a failed request); files newer than `older_than` may belong to an upload
+    still being saved, and stay. Return the names deleted."""
+    in_use = pictures_in_use()
+    cutoff = timezone.now() - older_than
+    deleted = []
+    for folder in PICTURE_FOLDERS:
+        try:
+            _dirs, files = default_storage.listdir(folder)
+        except (FileNotFoundError, NotImplementedError):
+            continue
+        for file_name in files:
+            name = f"{folder}/{file_name}"
+            if name in in_use:
+                continue
+            try:
+                if default_storage.get_modified_time(name) > cutoff:
+                    continue
+            except (NotImplementedError, OSError):
+                continue
+            default_storage.delete(name)
+            deleted.append(name)
+    return deleted

@@ -1,19 +1,17 @@
 """Pictures of places and handouts: a scene's background and a handout's image.
 
-A planned scene's background is the GM's preparation; the scene started from it gets its own
-copy (services/scenes.py), so changing the plan later leaves the played scene as it was."""
+A planned scene's background is the GM's preparation; the scene started from it shows the
+same stored file, which is deleted only when neither uses it any more: changing the plan later
+leaves the played scene as it was."""
 
 from __future__ import annotations
 
-import secrets
-
 from django.core.exceptions import ValidationError
-from django.core.files.base import ContentFile
-from django.core.files.storage import default_storage
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from ..models import Handout, PlannedScene, Scene
+from ..selectors.pictures import picture_in_use
 from .access import require_gm
 from .images import image_delete, image_saved
 from .scenarios import require_scenario_owner
@@ -60,34 +58,24 @@ def scene_background_set(*, scene: Scene, by, data: bytes | None) -> Scene:
     return scene
 
 
+def _delete_if_unused(name: str) -> None:
+    if name and not picture_in_use(name=name):
+        image_delete(name)
+
+
 def _picture_replace(item, field: str, data: bytes | None, *, folder: str, then=None) -> None:
     old = getattr(item, field).name
     if data is None:
         with transaction.atomic():
             setattr(item, field, "")
             item.save(update_fields=[field])
-            image_delete(old)
+            _delete_if_unused(old)
             if then:
                 then()
         return
     with image_saved(data=data, folder=folder) as name, transaction.atomic():
         setattr(item, field, name)
         item.save(update_fields=[field])
-        image_delete(old)
+        _delete_if_unused(old)
         if then:
             then()
-
-
-def background_copy(name: str) -> str:
-    """A copy of a stored background under a new unguessable name ('' for none)."""
-    if not name:
-        return ""
-    try:
-        with default_storage.open(name, "rb") as handle:
-            data = handle.read()
-    except OSError:
-        return ""
-    extension = name.rsplit(".", 1)[-1]
-    return default_storage.save(
-        f"backgrounds/{secrets.token_urlsafe(24)}.{extension}", ContentFile(data)
-    )

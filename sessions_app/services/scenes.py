@@ -32,7 +32,6 @@ from ..selectors.scenes import on_stage_ids
 from .access import is_player, require_gm, require_member
 from .checks import check_request, check_request_announce, check_request_build
 from .dice import dice_draw, draw_proof
-from .scene_pictures import background_copy
 from .stage import appear, character_label, request_event
 from .timeline import timeline_append
 
@@ -166,8 +165,9 @@ def scene_start(
                 place=place,
                 purpose=purpose,
                 planned=planned,
-                # The scene's own copy: the plan may change later; the scene played stays.
-                background=background_copy(planned.background.name) if planned else "",
+                # The same stored file: changing the plan later never deletes a file a
+                # scene still shows (services/scene_pictures.py).
+                background=planned.background.name if planned else "",
                 entry_condition=profile.entry_condition,
                 entry_check_value_name=profile.entry_check_value_name,
                 entry_check_difficulty=profile.entry_check_difficulty,

@@ -102,3 +102,19 @@ def test_image_clean_drops_the_icc_profile():
     clean = image_clean(picture_bytes("PNG", icc_profile=b"a colour profile"))
     assert b"iCCP" not in clean.data
     assert "icc_profile" not in _reopen(clean.data).info
+
+
+def test_pictures_prune_deletes_only_old_files_nothing_names(db, player, session):
+    import datetime
+
+    from sessions_app.services.faces import face_add
+    from sessions_app.services.images import pictures_prune
+    from tests.factories import cast_member
+
+    aki = cast_member(session, player, name="Aki")
+    kept = face_add(character=aki, by=player, data=picture_bytes("PNG"), label="calm")
+    with image_saved(data=picture_bytes("PNG"), folder="faces") as orphan:
+        pass
+    assert pictures_prune(older_than=datetime.timedelta(hours=1)) == []
+    assert pictures_prune(older_than=datetime.timedelta(0)) == [orphan]
+    assert default_storage.exists(kept.image.name)

@@ -55,7 +55,7 @@ def test_scene_started_from_the_plan_carries_its_background(
 ):
     main_play_start(session, gm)
     scene = scene_start(session=session, by=gm, planned=planned)
-    assert scene.background.name and scene.background.name != planned.background.name
+    assert scene.background.name == planned.background.name
     client.force_login(player)
     assert client.get(reverse("scene_background", args=[scene.pk])).status_code == 200
     page = client.get(reverse("session_room", args=[session.pk])).content.decode()
@@ -138,3 +138,15 @@ def test_scenario_page_upload_by_another_user_is_not_found(client, player, scena
     assert response.status_code == 404
     planned.refresh_from_db()
     assert not planned.background
+
+
+def test_planned_background_changed_later_keeps_the_scene_played_with_it(
+    session, gm, pc, planned, django_capture_on_commit_callbacks
+):
+    from django.core.files.storage import default_storage
+
+    main_play_start(session, gm)
+    scene = scene_start(session=session, by=gm, planned=planned)
+    with django_capture_on_commit_callbacks(execute=True):
+        planned_scene_background_set(planned_scene=planned, by=gm, data=None)
+    assert default_storage.exists(scene.background.name)
