@@ -5,6 +5,7 @@ project folder, the in-memory channel layer and DEBUG on. DATABASE_URL, REDIS_UR
 SECRET_KEY, ALLOWED_HOSTS and DEBUG=0 switch it to a production set-up.
 """
 
+import json
 import os
 from pathlib import Path
 
@@ -213,8 +214,19 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# Uploaded pictures (faces, backgrounds, handout images) go through the storage API: files
+# under MEDIA_ROOT on one machine; several processes share any storage a deployment names,
+# e.g. MEDIA_STORAGE_BACKEND=storages.backends.s3.S3Storage with its options as JSON in
+# MEDIA_STORAGE_OPTIONS. They are served by a view that checks who may see them, never
+# from a public MEDIA_URL.
+MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "media"))
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "default": {
+        "BACKEND": os.environ.get(
+            "MEDIA_STORAGE_BACKEND", "django.core.files.storage.FileSystemStorage"
+        ),
+        "OPTIONS": json.loads(os.environ.get("MEDIA_STORAGE_OPTIONS") or "{}"),
+    },
     "staticfiles": {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"

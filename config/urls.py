@@ -7,6 +7,7 @@ from sessions_app.views import (
     characters,
     dice,
     experience,
+    pictures,
     review,
     room,
     scenarios,
@@ -42,6 +43,8 @@ session_patterns = [
     path("sheet/", experience.session_sheet, name="session_sheet"),
     path("sheet/sign/", experience.session_sheet_sign, name="session_sheet_sign"),
     path("review/", review.session_review, name="session_review"),
+    path("background/", pictures.scene_background_set, name="scene_background_set"),
+    path("faces/<int:face_id>/", pictures.line_face, name="line_face"),
     path("export.html", review.session_export_html, name="session_export_html"),
     path("export.md", review.session_export_markdown, name="session_export_markdown"),
     path("export.json", review.session_export_json, name="session_export_json"),
@@ -77,6 +80,16 @@ scenario_patterns = [
     path("handouts/", scenarios.handout_create, name="handout_create"),
     path("handouts/<int:handout_id>/", scenarios.handout_edit, name="handout_edit"),
     path("handouts/<int:handout_id>/delete/", scenarios.handout_delete, name="handout_delete"),
+    path(
+        "scenes/<int:scene_id>/background/",
+        pictures.planned_scene_background_post,
+        name="planned_scene_background_set",
+    ),
+    path(
+        "handouts/<int:handout_id>/image/",
+        pictures.handout_image_post,
+        name="handout_image_set",
+    ),
 ]
 # ---------------------------------------------------------------------------------------------
 
@@ -139,6 +152,15 @@ urlpatterns = [
         spectators.watch_session,
         name="watch_session",
     ),
+    # Uploaded pictures: each view checks who may see what the picture belongs to.
+    path("pictures/faces/<int:face_id>/", pictures.face_image, name="face_image"),
+    path("pictures/scenes/<int:scene_id>/", pictures.scene_background, name="scene_background"),
+    path(
+        "pictures/planned-scenes/<int:planned_id>/",
+        pictures.planned_scene_background,
+        name="planned_scene_background",
+    ),
+    path("pictures/handouts/<int:handout_id>/", pictures.handout_image, name="handout_image"),
     path("matches/<int:match_id>/", minigames.match_detail, name="match_detail"),
     path("matches/<int:match_id>/move/", minigames.match_move, name="match_move"),
     path("matches/<int:match_id>/outcome/", minigames.match_outcome, name="match_outcome"),

@@ -3,6 +3,7 @@ from django.contrib import admin
 from .models import (
     Appearance,
     Character,
+    CharacterFace,
     CheckRequest,
     Contest,
     DiceEpoch,
@@ -109,6 +110,12 @@ class GuestAccountAdmin(admin.ModelAdmin):
 class CharacterAdmin(admin.ModelAdmin):
     list_display = ["name", "kind", "owner", "table"]
     list_filter = ["kind"]
+
+
+@admin.register(CharacterFace)
+class CharacterFaceAdmin(admin.ModelAdmin):
+    list_display = ["character", "label", "is_portrait", "created_at"]
+    list_filter = ["is_portrait"]
 
 
 @admin.register(Contest)

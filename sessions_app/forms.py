@@ -79,11 +79,21 @@ class ChatForm(forms.Form):
     )
     gm_only = forms.BooleanField(label=_("GM only"), required=False)
     say_as = forms.CharField(label=_("Say as"), required=False, widget=forms.Select)
+    # Rendered by its own include (_chat_expression.html), grouped by character.
+    face = forms.TypedChoiceField(
+        label=_("Expression"), required=False, coerce=int, empty_value=None, choices=()
+    )
 
-    def __init__(self, *args, speakers=(), **kwargs):
+    def __init__(self, *args, speakers=(), expressions=(), **kwargs):
+        """`expressions`: (character, faces) for each character the viewer may speak as."""
         kwargs.setdefault("auto_id", "chat_%s")
         super().__init__(*args, **kwargs)
         self.fields["say_as"].widget.choices = list(speakers) or [("ooc", _("Out of character"))]
+        self.expression_groups = [(character, faces) for character, faces in expressions if faces]
+        self.fields["face"].choices = [("", _("Portrait"))] + [
+            (character.name, [(face.pk, face.label) for face in faces])
+            for character, faces in self.expression_groups
+        ]
 
     def clean_say_as(self) -> dict:
         """Turn "ooc", "narration", "ic:<character>" or "whisper:<user|gm>" into the
@@ -767,3 +777,37 @@ class LogImportForm(forms.Form):
         help_text=_("A file exported from a session's review page, at most 5 MB."),
         widget=forms.ClearableFileInput(attrs={"accept": ".json,application/json"}),
     )
+
+
+_PICTURE_TYPES = "image/png,image/jpeg,image/webp,image/gif"
+
+
+class PictureField(forms.FileField):
+    """A picture upload; its content is checked by services/images.py, not by the name."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault(
+            "help_text", _("PNG, JPEG, WebP or GIF, at most 5 MB and 4096×4096 pixels.")
+        )
+        kwargs.setdefault("widget", forms.ClearableFileInput(attrs={"accept": _PICTURE_TYPES}))
+        super().__init__(**kwargs)
+
+
+class FaceUploadForm(forms.Form):
+    label = forms.CharField(
+        label=_("Label"),
+        max_length=60,
+        help_text=_("How the expression is called when you speak: “smile”, “angry”…"),
+    )
+    image = PictureField(
+        label=_("Picture"), widget=forms.FileInput(attrs={"accept": _PICTURE_TYPES})
+    )
+    portrait = forms.BooleanField(label=_("Use as the portrait"), required=False)
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("auto_id", "face_%s")
+        super().__init__(*args, **kwargs)
+
+
+class FaceLabelForm(forms.Form):
+    label = forms.CharField(label=_("Label"), max_length=60)

@@ -27,10 +27,12 @@ from sessions_app.kinds.registry import LogPlace, Topic, log_place, topic_of
 from sessions_app.selectors.tables import table_members
 from sessions_app.selectors.timeline import visible_events
 from sessions_app.services.access import is_gm, require_member
+from sessions_app.services.images import image_to_text
 
 from .models import (
     MAIN_PLAY_PHASES,
     Character,
+    CharacterFace,
     GameSession,
     ImportedLog,
     Membership,
@@ -397,7 +399,7 @@ def export_json(*, viewer: LogViewer) -> dict:
     """
     session = viewer.session
     events = log_events(viewer, everything=True)
-    return {
+    document = {
         "format": FORMAT,
         "version": FORMAT_VERSION,
         "complete": viewer.complete,
@@ -424,6 +426,41 @@ def export_json(*, viewer: LogViewer) -> dict:
             for event in events
         ],
     }
+    pictures = _line_pictures(viewer, events)
+    if pictures:
+        document["pictures"] = pictures
+    return document
+
+
+def _line_pictures(viewer: LogViewer, events) -> dict:
+    """The faces the exported lines were said with, as {"face:<id>": {format, base64}}:
+    ids as the payloads name them, so an import shows each line with its own face."""
+    face_ids = sorted(
+        {
+            event.payload["face_id"]
+            for event in events
+            if event.kind == "chat" and isinstance(event.payload.get("face_id"), int)
+        }
+    )
+    if not face_ids:
+        return {}
+    if viewer.imported is not None:
+        names = {
+            face_id: (viewer.imported.pictures or {}).get(f"face:{face_id}", "")
+            for face_id in face_ids
+        }
+    else:
+        names = dict(
+            CharacterFace.objects.filter(
+                pk__in=face_ids, character__table_id=viewer.session.table_id
+            ).values_list("pk", "image")
+        )
+    pictures = {}
+    for face_id in face_ids:
+        picture = image_to_text(names.get(face_id, ""))
+        if picture is not None:
+            pictures[f"face:{face_id}"] = picture
+    return pictures
 
 
 def export_json_text(*, viewer: LogViewer) -> str:

@@ -23,6 +23,12 @@ def _fast_password_hasher(settings):
 
 
 @pytest.fixture(autouse=True)
+def _media_in_temporary_folder(settings, tmp_path):
+    # Uploaded pictures go to a folder of the test's own: no test leaves files behind.
+    settings.MEDIA_ROOT = str(tmp_path / "media")
+
+
+@pytest.fixture(autouse=True)
 def _fresh_channel_layer():
     # Each async test runs in its own event loop; a Redis layer kept from an earlier test
     # holds locks bound to a closed loop.

@@ -78,7 +78,14 @@ class DaphneServer:
     ):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        env = {**os.environ, "DATABASE_URL": database_url_for_current_connection()}
+        from django.conf import settings
+
+        # The server keeps uploaded pictures where the test does: a temporary folder.
+        env = {
+            **os.environ,
+            "DATABASE_URL": database_url_for_current_connection(),
+            "MEDIA_ROOT": str(settings.MEDIA_ROOT),
+        }
         env.update(extra_env or {})
         env.setdefault("DEBUG", "1")
         self.log_path = PROJECT_DIR / f".daphne-{self.port}.log"

@@ -12,6 +12,9 @@ class Chat(TypedDict):
     # Who speaks, in character.
     character: NotRequired[str]
     character_id: NotRequired[int]
+    # The face (portrait or expression) the character said it with, and its label.
+    face_id: NotRequired[int]
+    face: NotRequired[str]
 
 
 class Whisper(TypedDict):
@@ -27,6 +30,14 @@ kind_register(
         samples=(
             {"text": "Shall we open the door?"},
             {"text": "Stand back.", "mode": "ic", "character": "Aki", "character_id": 3},
+            {
+                "text": "Found it!",
+                "mode": "ic",
+                "character": "Aki",
+                "character_id": 3,
+                "face_id": 7,
+                "face": "smile",
+            },
             {"text": "Rain drums on the library roof.", "mode": "narration"},
         ),
         topic=Topic.CHAT,

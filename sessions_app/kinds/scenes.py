@@ -38,6 +38,12 @@ class SceneEnded(TypedDict):
     title: str
 
 
+class SceneBackgroundChanged(TypedDict):
+    scene_id: int
+    number: int
+    shown: bool  # false when the GM took the background away
+
+
 class BackstageNote(TypedDict):
     scene_id: int
     number: int
@@ -197,6 +203,12 @@ kind_register(
         samples=({"scene_id": 1, "number": 1, "title": "The reading room"},),
         panels={Panel.STAGE},
         place=LogPlace.BOUNDARY,
+    ),
+    Kind(
+        name="scene_background_changed",
+        payload=SceneBackgroundChanged,
+        samples=({"scene_id": 1, "number": 1, "shown": True},),
+        panels={Panel.STAGE},
     ),
     Kind(
         name="backstage_note",

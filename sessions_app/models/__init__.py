@@ -10,6 +10,7 @@ from .append_only import (
 )
 from .characters import (
     Character,
+    CharacterFace,
 )
 from .checks import (
     ActionKey,
@@ -70,6 +71,7 @@ __all__ = [
     "AppendOnlyModel",
     "AppendOnlyQuerySet",
     "Character",
+    "CharacterFace",
     "CheckRequest",
     "Contest",
     "DiceEpoch",

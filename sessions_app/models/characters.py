@@ -72,3 +72,34 @@ class Character(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class CharacterFace(models.Model):
+    """A picture of a character: its portrait (the default face) or one of its expressions.
+
+    The file is a re-encoded copy under an unguessable name (see services/images.py); it is
+    served by a view that checks who may see the character, never from a public address.
+    """
+
+    character = models.ForeignKey(
+        Character, verbose_name=_("character"), on_delete=models.CASCADE, related_name="faces"
+    )
+    label = models.CharField(_("label"), max_length=60)
+    image = models.FileField(_("image"), max_length=200)
+    is_portrait = models.BooleanField(_("portrait"), default=False)
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("face")
+        verbose_name_plural = _("faces")
+        ordering = ["character_id", "-is_portrait", "created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["character"],
+                condition=models.Q(is_portrait=True),
+                name="face_one_portrait_per_character",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.character}: {self.label}"

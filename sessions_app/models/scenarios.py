@@ -65,6 +65,8 @@ class PlannedScene(models.Model):
     place = models.CharField(_("place"), max_length=160, blank=True)
     purpose = models.CharField(_("purpose"), max_length=300, blank=True)
     gm_notes = models.TextField(_("GM notes"), blank=True)
+    # A re-encoded upload (services/images.py); the scene started from this plan shows it.
+    background = models.FileField(_("background image"), max_length=200, blank=True)
 
     class Meta:
         verbose_name = _("planned scene")
@@ -133,6 +135,7 @@ class Handout(models.Model):
     slot = models.PositiveSmallIntegerField(
         _("for PC slot"), null=True, blank=True, help_text=_("Empty for everyone.")
     )
+    image = models.FileField(_("image"), max_length=200, blank=True)
 
     class Meta:
         verbose_name = _("handout")

@@ -100,6 +100,8 @@ class Scene(EntryConditionFields):
         _("status"), max_length=10, choices=Status.choices, default=Status.RUNNING
     )
     backstage_notes = models.TextField(_("backstage notes"), blank=True)
+    # Shown behind the stage while the scene runs; copied from the planned scene's.
+    background = models.FileField(_("background image"), max_length=200, blank=True)
     started_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         verbose_name=_("started by"),

@@ -169,6 +169,9 @@ class ImportedLog(AppendOnlyModel):
     characters = models.JSONField(_("characters"), default=list, blank=True)
     # {"<seq>": {"actor": name, "audience": [names]}}: who did and who saw each event.
     event_people = models.JSONField(_("people of the events"), default=dict, blank=True)
+    # The file's pictures ("face:<id>" → stored name): its lines name faces by the ids they
+    # had where the log was written, and are shown with these.
+    pictures = models.JSONField(_("pictures"), default=dict, blank=True)
 
     class Meta:
         verbose_name = _("imported log")

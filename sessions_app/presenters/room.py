@@ -9,6 +9,7 @@ from ..forms import ChatForm, CheckRequestForm, ContestForm, NpcRollForm, RollBo
 from ..kinds.registry import Panel
 from ..models import Character
 from ..selectors.checks import pending_checks_for
+from ..selectors.pictures import faces_by_character
 from ..selectors.scenes import handouts_for, session_cast
 from ..selectors.tables import table_characters
 from .characters import characters_context
@@ -91,7 +92,10 @@ def room_panels_context(session, user, viewer_is_gm: bool) -> dict:
         "profile": session.rules_profile,
         "viewer": user,
         "viewer_is_gm": viewer_is_gm,
-        "chat_form": ChatForm(speakers=speakers(session, user, viewer_is_gm, own_voices)),
+        "chat_form": ChatForm(
+            speakers=speakers(session, user, viewer_is_gm, own_voices),
+            expressions=faces_by_character(characters=own_voices),
+        ),
         "roll_box_form": RollBoxForm(characters=own_voices, user=user),
         "check_items": pending_checks_for(session_id=session.pk, user=user, is_gm=viewer_is_gm),
     }

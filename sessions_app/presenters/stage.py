@@ -17,6 +17,7 @@ from ..models import (
     SceneRequest,
     StageRequest,
 )
+from ..selectors.pictures import portraits_of
 from ..selectors.scenes import (
     open_scene_requests,
     open_stage_requests,
@@ -99,6 +100,9 @@ def stage_context(session, user, is_gm: bool) -> dict:
     if scene is not None:
         appearances = stage_appearances(scene=scene)
         on_stage = [appearance.character for appearance in appearances]
+        portraits = portraits_of(characters=on_stage)
+        for character in on_stage:
+            character.portrait = portraits.get(character.pk)
         on_stage_ids = {character.pk for character in on_stage}
         requests = open_stage_requests(scene=scene)
         rows = []

@@ -4,15 +4,21 @@ Character sheet sites (キャラクター保管所, ゆとシート and others) 
 JSON Ccfolia pastes: ``{"kind": "character", "data": {"name", "memo", "initiative",
 "externalUrl", "status": [{"label", "value", "max"}], "params": [{"label", "value"}],
 "commands", …}}``. Reading it is strict about the parts it keeps and ignores the rest
-(icon, position, faces, colour): a wrong type or an oversized text is refused with a
-message saying where, and nothing is written.
+(position, colour): a wrong type or an oversized text is refused with a message saying
+where, and nothing is written.
+
+Pictures travel as data: URLs in ``iconUrl`` (the portrait, its label in ``iconLabel``) and
+``faces: [{"label", "iconUrl"}]`` (the expressions), each checked as an upload is. An
+address on another site is never fetched: such a picture is left out.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import re
 import unicodedata
+from contextlib import ExitStack
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -23,8 +29,14 @@ from ..models import Character, Table
 from ..palette import PALETTE_MAX_CHARS, PALETTE_MAX_LINES
 from ..selectors.tables import table_profile
 from .characters import JUDGEMENT_VALUE_RANGE, character_create, character_update
+from .faces import faces_replace
+from .images import image_content_type, image_from_text, image_saved, image_to_text
 
 CCFOLIA_MAX_CHARS = 200_000
+# With pictures inside (base64), the text may be longer.
+CCFOLIA_MAX_CHARS_WITH_PICTURES = 8_000_000
+MAX_FACES = 40
+_DATA_URL = re.compile(r"^data:image/(png|jpeg|webp|gif);base64,(.*)$", re.DOTALL)
 MAX_STATUS = 50
 MAX_PARAMS = 300
 NAME_LIMIT = 120
@@ -101,10 +113,9 @@ def ccfolia_read(text: str, *, value_names: list[str]) -> dict:
     """
     if not isinstance(text, str) or not text.strip():
         raise _refuse(_("Paste the character's Ccfolia JSON first."))
-    if len(text) > CCFOLIA_MAX_CHARS:
-        raise _refuse(
-            _("The pasted text is longer than %(limit)d characters."), limit=CCFOLIA_MAX_CHARS
-        )
+    limit = CCFOLIA_MAX_CHARS_WITH_PICTURES if "data:image/" in text else CCFOLIA_MAX_CHARS
+    if len(text) > limit:
+        raise _refuse(_("The pasted text is longer than %(limit)d characters."), limit=limit)
     try:
         document = json.loads(text)
     except (ValueError, RecursionError):
@@ -164,6 +175,7 @@ def ccfolia_read(text: str, *, value_names: list[str]) -> dict:
     if len(commands.splitlines()) > PALETTE_MAX_LINES:
         raise _refuse(_("The commands have more than %(limit)d lines."), limit=PALETTE_MAX_LINES)
     return {
+        "pictures": _pictures(data),
         "name": name,
         "notes": memo,
         "judgement_values": judgement_values,
@@ -175,6 +187,39 @@ def ccfolia_read(text: str, *, value_names: list[str]) -> dict:
     }
 
 
+def _picture(url, where: str) -> bytes | None:
+    """The bytes of a data: URL picture, checked; None for an address elsewhere or none."""
+    if url in (None, ""):
+        return None
+    if not isinstance(url, str):
+        raise _refuse(_("%(where)s must be text."), where=where)
+    found = _DATA_URL.match(url)
+    if found is None:
+        return None
+    try:
+        return image_from_text({"format": found[1], "base64": found[2]}, where)
+    except ValidationError as error:
+        raise _refuse(
+            _("%(where)s is refused: %(reason)s"), where=where, reason=" ".join(error.messages)
+        ) from None
+
+
+def _pictures(data: dict) -> list[tuple[str, bytes]]:
+    """(label, bytes) of the portrait, then of each expression carried as a data: URL."""
+    pictures = []
+    portrait = _picture(data.get("iconUrl"), _("The icon"))
+    if portrait is not None:
+        label = _text(data.get("iconLabel"), _("The icon label"), LABEL_LIMIT) or _("Portrait")
+        pictures.append((label, portrait))
+    for number, face in enumerate(_items(data.get("faces"), _("The faces"), MAX_FACES), start=1):
+        where = _("Face %(number)d") % {"number": number}
+        picture = _picture(face.get("iconUrl"), where)
+        if picture is not None:
+            label = _text(face.get("label"), where, LABEL_LIMIT) or where
+            pictures.append((label, picture))
+    return pictures
+
+
 def character_ccfolia_import(
     *, table: Table, by, text: str, kind: str = Character.Kind.PC, character=None
 ) -> Character:
@@ -182,21 +227,32 @@ def character_ccfolia_import(
     sheet's concept stays, its judgement values not in the JSON stay too."""
     value_names = list(table_profile(table=table).judgement_value_names or [])
     fields = ccfolia_read(text, value_names=value_names)
-    with transaction.atomic():
+    pictures = fields.pop("pictures")
+    with ExitStack() as stored, transaction.atomic():
+        # A refusal after the pictures are stored deletes them again.
+        faces = [
+            (label, stored.enter_context(image_saved(data=data, folder="faces")))
+            for label, data in pictures
+        ]
         if character is None:
-            return character_create(table=table, by=by, kind=kind, **fields)
-        values = {**(character.judgement_values or {}), **fields.pop("judgement_values")}
-        return character_update(
-            character=character,
-            by=by,
-            concept=character.concept,
-            judgement_values=values,
-            **fields,
-        )
+            character = character_create(table=table, by=by, kind=kind, **fields)
+        else:
+            values = {**(character.judgement_values or {}), **fields.pop("judgement_values")}
+            character = character_update(
+                character=character,
+                by=by,
+                concept=character.concept,
+                judgement_values=values,
+                **fields,
+            )
+        if faces:
+            faces_replace(character=character, by=by, stored=faces)
+        return character
 
 
-def character_ccfolia_export(character: Character) -> dict:
-    """The character as Ccfolia's clipboard JSON: what a sheet site would export."""
+def character_ccfolia_export(character: Character, *, pictures: bool = False) -> dict:
+    """The character as Ccfolia's clipboard JSON: what a sheet site would export; with
+    `pictures`, its portrait and expressions too, as data: URLs."""
     resources = character.resources or {}
     params = [
         {"label": display_name(name), "value": str(number)}
@@ -206,7 +262,7 @@ def character_ccfolia_export(character: Character) -> dict:
         for entry in character.sheet_entries or []
         if isinstance(entry, dict)
     ]
-    return {
+    document = {
         "kind": "character",
         "data": {
             "name": character.name,
@@ -224,3 +280,20 @@ def character_ccfolia_export(character: Character) -> dict:
             "commands": character.palette,
         },
     }
+    if pictures:
+        document["data"].update(_pictures_export(character))
+    return document
+
+
+def _pictures_export(character: Character) -> dict:
+    fields: dict = {"faces": []}
+    for face in character.faces.all():
+        picture = image_to_text(face.image.name)
+        if picture is None:
+            continue
+        url = f"data:{image_content_type(face.image.name)};base64,{picture['base64']}"
+        if face.is_portrait:
+            fields.update({"iconUrl": url, "iconLabel": face.label})
+        else:
+            fields["faces"].append({"label": face.label, "iconUrl": url})
+    return fields

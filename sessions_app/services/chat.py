@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 from ..models import GameSession, TimelineEvent
 from ..selectors.tables import membership_get
 from .access import is_gm, is_player, require_member
+from .faces import face_for_line
 from .stage import speaker_check
 from .timeline import timeline_append
 
@@ -26,6 +27,7 @@ def chat_post(
     mode: str = "ooc",
     character=None,
     to=None,
+    face_id: int | None = None,
 ) -> TimelineEvent:
     """Post a line to the session: out of character, in character (as a character on stage),
     GM narration, a GM-only note, or a whisper between the GM and one player."""
@@ -52,6 +54,10 @@ def chat_post(
             raise ValidationError({"character": _("Choose the character who speaks.")})
         speaker_check(session, by, character)
         payload.update({"mode": mode, "character": character.name, "character_id": character.pk})
+        # The chosen expression, else the portrait: the line shows the face it was said with.
+        face = face_for_line(character=character, face_id=face_id)
+        if face is not None:
+            payload.update({"face_id": face.pk, "face": face.label})
     elif mode == "narration":
         if not by_gm:
             raise PermissionDenied(_("Only the GM narrates."))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime
 import json
 import re
+from contextlib import ExitStack
 
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
@@ -30,8 +31,12 @@ from ..models import (
     TimelineEvent,
 )
 from .access import require_not_guest
+from .images import image_from_text, image_saved
 
-MAX_BYTES = 5 * 1024 * 1024
+# Room for the pictures of the lines (faces), base64 inside the JSON.
+MAX_BYTES = 25 * 1024 * 1024
+MAX_PICTURES = 200
+_PICTURE_KEY = re.compile(r"^face:[1-9][0-9]{0,9}$")
 MAX_EVENTS = 50_000
 MAX_PEOPLE = 1000
 MAX_NAMES = 100
@@ -47,6 +52,8 @@ _TOP_KEYS = {
     "characters",
     "events",
 }
+# Present only when the lines were said with faces.
+_OPTIONAL_TOP_KEYS = {"pictures"}
 _EVENT_KEYS = {"seq", "kind", "actor", "created_at", "visibility", "audience", "payload"}
 _PROFILE_NUMBERS = (
     "critical",
@@ -322,7 +329,11 @@ def log_clean(data) -> dict:
             version=str(version)[:20],
             known=FORMAT_VERSION,
         )
-    _object(document, _("The file"), _TOP_KEYS)
+    _object(
+        {key: value for key, value in document.items() if key not in _OPTIONAL_TOP_KEYS},
+        _("The file"),
+        _TOP_KEYS,
+    )
     if not isinstance(document["complete"], bool):
         raise _refuse(_("The file's “complete” field must be true or false."))
     complete = document["complete"]
@@ -334,7 +345,27 @@ def log_clean(data) -> dict:
         "members": _clean_members(document["members"]),
         "characters": _clean_characters(document["characters"]),
         "events": _dice_checked(_clean_events(document["events"], complete=complete)),
+        "pictures": _clean_pictures(document.get("pictures", {})),
     }
+
+
+def _clean_pictures(value) -> dict[str, bytes]:
+    """The faces of the lines: each checked as an upload is (services/images.py)."""
+    pictures = _object(value, _("The pictures"))
+    if len(pictures) > MAX_PICTURES:
+        raise _refuse(_("The file has more than %(limit)d pictures."), limit=MAX_PICTURES)
+    cleaned = {}
+    for key, picture in pictures.items():
+        if not _PICTURE_KEY.match(key):
+            raise _refuse(_("The pictures name %(key)s, which is not face:<number>."), key=key[:40])
+        where = _("Picture %(key)s") % {"key": key}
+        try:
+            cleaned[key] = image_from_text(picture, where)
+        except ValidationError as error:
+            raise _refuse(
+                _("%(where)s is refused: %(reason)s"), where=where, reason=" ".join(error.messages)
+            ) from None
+    return cleaned
 
 
 def _proof_of(proof: dict, commit: dict) -> dice_proof.RollProof:
@@ -395,7 +426,12 @@ def log_import(*, data, by) -> GameSession:
     )
     log = log_clean(data)
     facts = log["session"]
-    with transaction.atomic():
+    with ExitStack() as stored, transaction.atomic():
+        # Each picture is deleted again if anything later refuses the file.
+        pictures = {
+            key: stored.enter_context(image_saved(data=picture, folder="faces"))
+            for key, picture in log["pictures"].items()
+        }
         table = Table(name=facts["table"], gm=by)
         table.full_clean()
         table.save()
@@ -443,5 +479,6 @@ def log_import(*, data, by) -> GameSession:
                 str(event["seq"]): {"actor": event["actor"], "audience": event["audience"]}
                 for event in events
             },
+            pictures=pictures,
         )
     return session

@@ -28,6 +28,11 @@ from .characters import _clean_judgement_values
 DIFFICULTY_RANGE = (0, 99)
 
 
+def require_scenario_owner(scenario: Scenario, by) -> None:
+    """Refuse anyone but the scenario's writer."""
+    _require_owner(scenario, by)
+
+
 def _require_owner(scenario: Scenario, by) -> None:
     if by is None or not by.is_authenticated or scenario.owner_id != by.pk:
         raise PermissionDenied(_("Only the scenario's writer can change it."))

@@ -165,6 +165,9 @@ def scene_start(
                 place=place,
                 purpose=purpose,
                 planned=planned,
+                # The same stored file: changing the plan later never deletes a file a
+                # scene still shows (services/scene_pictures.py).
+                background=planned.background.name if planned else "",
                 entry_condition=profile.entry_condition,
                 entry_check_value_name=profile.entry_check_value_name,
                 entry_check_difficulty=profile.entry_check_difficulty,

@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
@@ -18,10 +19,18 @@ from sessions_app.selectors.tables import table_characters, table_profile
 from sessions_app.services.access import is_gm, member_table_or_404, membership_or_404
 from sessions_app.services.ccfolia import character_ccfolia_export, character_ccfolia_import
 from sessions_app.services.characters import can_edit_character, character_create, character_update
+from sessions_app.services.faces import face_add, face_delete, face_portrait_choose, face_relabel
+from sessions_app.services.images import image_read_upload
 from sessions_app.services.tables import table_profile_save
 
-from ..forms import CcfoliaImportForm, CharacterForm, RulesProfileForm
-from ..models import Character, Membership, Table
+from ..forms import (
+    CcfoliaImportForm,
+    CharacterForm,
+    FaceLabelForm,
+    FaceUploadForm,
+    RulesProfileForm,
+)
+from ..models import Character, CharacterFace, Membership, Table
 from .common import apply_errors
 
 
@@ -157,7 +166,8 @@ def character_ccfolia(request, character_id: int):
     if not _may_view_sheet(request.user, membership, character):
         raise Http404
     response = JsonResponse(
-        character_ccfolia_export(character), json_dumps_params={"ensure_ascii": False}
+        character_ccfolia_export(character, pictures=True),
+        json_dumps_params={"ensure_ascii": False},
     )
     response["Content-Disposition"] = f'attachment; filename="character-{character.pk}.json"'
     return response
@@ -177,8 +187,16 @@ def character_edit(request, character_id: int):
         raise PermissionDenied
     if "ccfolia" in request.POST:
         return _ccfolia_import(request, character.table, kind=character.kind, character=character)
+    face_form = FaceUploadForm()
+    face_error = ""
+    if "face_action" in request.POST:
+        outcome = _faces_post(request, character)
+        if outcome is None:
+            messages.success(request, _("The pictures were saved."))
+            return redirect(reverse("character_edit", args=[character.pk]) + "#faces")
+        face_form, face_error = outcome
     form = CharacterForm(
-        request.POST or None,
+        None if "face_action" in request.POST else (request.POST or None),
         value_names=_value_names(character.table),
         resource_names=_resource_names(character.table),
         character=character,
@@ -217,9 +235,59 @@ def character_edit(request, character_id: int):
             "checked_in": sheet_checked_in(character=character) if editable else [],
             "import_form": CcfoliaImportForm() if editable else None,
             "ccfolia_json": json.dumps(character_ccfolia_export(character), ensure_ascii=False),
+            "faces": list(character.faces.all()),
+            "face_form": face_form if editable else None,
+            "face_error": face_error,
         },
-        status=400 if form.errors else 200,
+        status=400 if form.errors or face_form.errors or face_error else 200,
     )
+
+
+def _faces_post(request, character):
+    """Add, relabel, delete or choose the portrait among the character's pictures.
+
+    Return None when done, else the upload form and a message to show: nothing changed."""
+    action = request.POST.get("face_action")
+    upload_form = FaceUploadForm()
+    try:
+        if action == "add":
+            upload_form = FaceUploadForm(request.POST, request.FILES)
+            if not upload_form.is_valid():
+                return upload_form, ""
+            face_add(
+                character=character,
+                by=request.user,
+                data=image_read_upload(upload_form.cleaned_data["image"]),
+                label=upload_form.cleaned_data["label"],
+                portrait=upload_form.cleaned_data["portrait"],
+            )
+            return None
+        face = get_object_or_404(
+            CharacterFace.objects.select_related("character"),
+            pk=request.POST.get("face") if str(request.POST.get("face", "")).isdigit() else 0,
+            character=character,
+        )
+        if action == "relabel":
+            label_form = FaceLabelForm(request.POST)
+            if not label_form.is_valid():
+                return upload_form, _("Give the picture a label, such as “smile”.")
+            face_relabel(face=face, by=request.user, label=label_form.cleaned_data["label"])
+        elif action == "portrait":
+            face_portrait_choose(face=face, by=request.user)
+        elif action == "delete":
+            face_delete(face=face, by=request.user)
+        else:
+            return upload_form, _("Choose what to do with the picture.")
+    except ValidationError as error:
+        if action == "add":
+            if hasattr(error, "error_dict"):
+                apply_errors(upload_form, error)
+            else:
+                # A refused picture is said beside the file field that chose it.
+                upload_form.add_error("image", error)
+            return upload_form, ""
+        return upload_form, " ".join(error.messages)
+    return None
 
 
 @login_required

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
+from sessions_app.selectors.pictures import faces_by_character
 from sessions_app.selectors.scenes import (
     running_scene,
     stage_appearances,
@@ -147,8 +148,10 @@ def _run(form, action):
 @require_POST
 def chat_post(request, session_id: int):
     session, membership = member_session_or_404(user=request.user, session_id=session_id)
-    speakers = _speakers(request, session, membership)
-    form = ChatForm(request.POST, speakers=speakers)
+    own = _own_voices(request, session, membership)
+    voices_said = speakers(session, request.user, is_gm(membership), own)
+    expressions = faces_by_character(characters=own)
+    form = ChatForm(request.POST, speakers=voices_said, expressions=expressions)
     key = action_key_clean(request.POST.get("action_key"))
     ok = _run(
         form,
@@ -163,7 +166,14 @@ def chat_post(request, session_id: int):
         return HttpResponse(" ".join(str(e) for e in form.errors.values()), status=400)
     if ok:
         # Keep the chosen voice: a player speaking in character goes on doing so.
-        form = ChatForm(speakers=speakers, initial={"say_as": request.POST.get("say_as", "ooc")})
+        form = ChatForm(
+            speakers=voices_said,
+            expressions=expressions,
+            initial={
+                "say_as": request.POST.get("say_as", "ooc"),
+                "face": form.cleaned_data.get("face"),
+            },
+        )
     return _respond(request, session, membership, "chat-form", chat_form=form)
 
 
@@ -184,6 +194,7 @@ def _chat(request, session, data):
         mode=say_as["mode"],
         character=character,
         to=to,
+        face_id=data.get("face") if character is not None else None,
     )
 
 
@@ -198,11 +209,6 @@ def _own_voices(request, session, membership) -> list[Character]:
         if character.owner_id == request.user.pk
     ]
     return voices(controlled, session.phase in MAIN_PLAY_PHASES, on_stage)
-
-
-def _speakers(request, session, membership):
-    own = _own_voices(request, session, membership)
-    return speakers(session, request.user, is_gm(membership), own)
 
 
 def _chosen(characters, character_id):

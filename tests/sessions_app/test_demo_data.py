@@ -16,3 +16,14 @@ def test_demo_data_twice_keeps_one_scenario_attached_with_slots(db):
     assert PreparedCheck.objects.filter(planned_scene__scenario=scenario, secret=True).count() == 1
     slots = dict(Participation.objects.values_list("character__name", "slot"))
     assert slots == {"Aki Tsukishiro": 1, "Ren Kagami": 2}
+
+
+def test_demo_data_twice_gives_each_character_one_set_of_drawn_faces(db):
+    from sessions_app.models import CharacterFace, PlannedScene
+
+    call_command("demo_data", stdout=io.StringIO())
+    call_command("demo_data", stdout=io.StringIO())
+
+    assert CharacterFace.objects.filter(is_portrait=True).count() == 3
+    assert CharacterFace.objects.count() == 9
+    assert PlannedScene.objects.exclude(background="").count() == 2

@@ -358,7 +358,7 @@ def test_log_import_refuses_decreasing_seq_in_partial(played, other_player, outs
 
 def test_log_import_refuses_too_large(outsider):
     data = b'{"format": "' + b"x" * MAX_BYTES + b'"}'
-    assert "larger than 5 MB" in _refused(data, outsider)
+    assert f"larger than {MAX_BYTES // 2**20} MB" in _refused(data, outsider)
 
 
 def test_log_import_refuses_too_many_events(played, gm, outsider, monkeypatch):

@@ -1,11 +1,13 @@
 """Load the demo table: a GM, two players, a scenario and one session. Safe to run again."""
 
 import datetime
+import io
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
+from PIL import Image, ImageDraw, ImageFont
 
 from sessions_app.models import (
     Character,
@@ -18,6 +20,7 @@ from sessions_app.models import (
     Table,
 )
 from sessions_app.services.characters import character_create
+from sessions_app.services.faces import face_add
 from sessions_app.services.play import session_scenario_set
 from sessions_app.services.scenarios import (
     handout_create,
@@ -26,6 +29,7 @@ from sessions_app.services.scenarios import (
     scenario_create,
     scenario_npc_create,
 )
+from sessions_app.services.scene_pictures import planned_scene_background_set
 from sessions_app.services.tables import session_create, table_create
 
 DEMO_TABLE = "Demo table"
@@ -138,6 +142,77 @@ DEMO_HANDOUTS = [
     ("PC2: Ren's debt", "You owe the Librarian your life; today the debt is called in.", 2),
 ]
 DEMO_SLOTS = {"Aki Tsukishiro": 1, "Ren Kagami": 2}
+# Colours of the drawn faces; each character gets a portrait and two expressions.
+DEMO_COLOURS = {
+    "Aki Tsukishiro": (214, 96, 77),
+    "Ren Kagami": (64, 112, 170),
+    "The Librarian": (120, 98, 160),
+}
+DEMO_MOODS = [("calm", "Portrait"), ("smile", "Smile"), ("worried", "Worried")]
+
+
+def _png(image: Image.Image) -> bytes:
+    out = io.BytesIO()
+    image.save(out, "PNG")
+    return out.getvalue()
+
+
+def _drawn_face(colour, initial: str, mood: str) -> bytes:
+    """A simple face drawn at run time: a coloured circle, the initial, eyes and a mouth."""
+    size = 256
+    image = Image.new("RGBA", (size, size), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    draw.ellipse((8, 8, size - 8, size - 8), fill=colour, outline=(255, 255, 255), width=6)
+    font = ImageFont.load_default(size=72)
+    draw.text((size / 2, 80), initial, fill=(255, 255, 255), font=font, anchor="mm")
+    for x in (95, 161):
+        draw.ellipse((x - 10, 130, x + 10, 150), fill=(255, 255, 255))
+    if mood == "smile":
+        draw.arc((80, 140, 176, 210), start=20, end=160, fill=(255, 255, 255), width=8)
+    elif mood == "worried":
+        draw.arc((80, 180, 176, 240), start=200, end=340, fill=(255, 255, 255), width=8)
+    else:
+        draw.line((100, 190, 156, 190), fill=(255, 255, 255), width=8)
+    return _png(image)
+
+
+def _drawn_stacks() -> bytes:
+    """A library background: dusk-coloured wall and rows of book spines."""
+    width, height = 960, 400
+    image = Image.new("RGB", (width, height), (58, 44, 66))
+    draw = ImageDraw.Draw(image)
+    for row in range(4):
+        top = 30 + row * 92
+        draw.rectangle((0, top + 70, width, top + 80), fill=(92, 62, 40))
+        x = 10
+        while x < width - 20:
+            spine = 14 + (x * 7 + row * 13) % 18
+            tall = 40 + (x * 11 + row * 5) % 30
+            shade = (110 + (x * 3) % 120, 70 + (x * 5) % 90, 60 + (x * 7) % 100)
+            draw.rectangle((x, top + 70 - tall, x + spine, top + 70), fill=shade)
+            x += spine + 3
+    return _png(image)
+
+
+def _demo_pictures(table, users) -> None:
+    """Give the demo characters faces and the library scenes a background, once."""
+    for name, colour in DEMO_COLOURS.items():
+        character = Character.objects.filter(table=table, name=name).first()
+        if character is None or character.faces.exists():
+            continue
+        for mood, label in DEMO_MOODS:
+            face_add(
+                character=character,
+                by=character.owner,
+                data=_drawn_face(colour, name[0], mood),
+                label=label,
+            )
+    stacks = None
+    scenario = Scenario.objects.filter(owner=users["gm"], title=DEMO_SCENARIO).first()
+    for planned in scenario.scenes.filter(place__icontains="library") if scenario else []:
+        if not planned.background:
+            stacks = stacks or _drawn_stacks()
+            planned_scene_background_set(planned_scene=planned, by=users["gm"], data=stacks)
 
 
 def _demo_scenario(gm) -> Scenario:
@@ -231,6 +306,7 @@ class Command(BaseCommand):
                 Participation.objects.filter(session=session, character__name=name).update(
                     slot=slot
                 )
+            _demo_pictures(table, users)
         self.stdout.write("Demo logins (username / password):")
         for username, password, role in DEMO_USERS:
             self.stdout.write(f"  {username:<4} / {password}   ({role})")

@@ -1,0 +1,181 @@
+"""Uploaded pictures, served only to those who may see what they belong to."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.files.storage import default_storage
+from django.http import FileResponse, Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from sessions_app.selectors.pictures import (
+    face_visible,
+    handout_image_visible,
+    line_face_name,
+    planned_background_visible,
+    scene_background_visible,
+)
+from sessions_app.selectors.scenes import running_scene
+from sessions_app.services import scene_pictures
+from sessions_app.services.access import member_session_or_404
+from sessions_app.services.images import image_content_type, image_read_upload
+
+from ..models import Handout, PlannedScene
+
+
+def _picture(name: str) -> FileResponse:
+    if not name:
+        raise Http404
+    try:
+        handle = default_storage.open(name, "rb")
+    except OSError:
+        raise Http404 from None
+    response = FileResponse(handle, content_type=image_content_type(name))
+    # The names are ours and the bytes re-encoded by us; still, no browser may guess
+    # another type, and no shared cache may keep what only some people may see.
+    response["X-Content-Type-Options"] = "nosniff"
+    response["Cache-Control"] = "private, max-age=86400"
+    response["Content-Security-Policy"] = "default-src 'none'; sandbox"
+    response["Content-Disposition"] = "inline"
+    return response
+
+
+@login_required
+@require_GET
+def face_image(request, face_id: int):
+    face = face_visible(user=request.user, face_id=face_id)
+    if face is None:
+        raise Http404
+    return _picture(face.image.name)
+
+
+@login_required
+@require_GET
+def line_face(request, session_id: int, face_id: int):
+    """The face beside a chat line: works for imported logs too, whose faces are theirs."""
+    session, _membership = member_session_or_404(user=request.user, session_id=session_id)
+    name = line_face_name(user=request.user, session=session, face_id=face_id)
+    if not name:
+        raise Http404
+    return _picture(name)
+
+
+@login_required
+@require_GET
+def scene_background(request, scene_id: int):
+    scene = scene_background_visible(user=request.user, scene_id=scene_id)
+    if scene is None:
+        raise Http404
+    return _picture(scene.background.name)
+
+
+@login_required
+@require_GET
+def planned_scene_background(request, planned_id: int):
+    planned = planned_background_visible(user=request.user, planned_id=planned_id)
+    if planned is None:
+        raise Http404
+    return _picture(planned.background.name)
+
+
+@login_required
+@require_GET
+def handout_image(request, handout_id: int):
+    handout = handout_image_visible(user=request.user, handout_id=handout_id)
+    if handout is None:
+        raise Http404
+    return _picture(handout.image.name)
+
+
+# Uploads of places and handouts ---------------------------------------------------------------
+
+
+def _upload_or_none(request) -> bytes | None:
+    """The posted picture's bytes; None when asked to take the picture away."""
+    if request.POST.get("remove"):
+        return None
+    return image_read_upload(request.FILES.get("image"))
+
+
+@login_required
+@require_POST
+def scene_background_set(request, session_id: int):
+    """The GM shows a picture behind the running scene (or takes it away)."""
+    session, membership = member_session_or_404(user=request.user, session_id=session_id)
+    scene = running_scene(session_id=session.pk)
+    try:
+        if scene is None:
+            raise ValidationError(_("No scene is running."))
+        scene.session = session
+        scene_pictures.scene_background_set(
+            scene=scene, by=request.user, data=_upload_or_none(request)
+        )
+    except (PermissionDenied, ValidationError) as error:
+        message = " ".join(getattr(error, "messages", [str(error)]))
+        status, error_shown = 400, True
+    else:
+        message = _("The scene's background was changed.")
+        status, error_shown = 200, False
+    if not request.htmx:
+        if error_shown:
+            return HttpResponse(message, status=status)
+        return redirect("session_room", session_id=session.pk)
+    return render(
+        request,
+        "sessions_app/session_room.html#stage-status",
+        {"stage_status": message, "stage_status_error": error_shown},
+    )
+
+
+def _scenario_picture(request, scenario_id: int, item, setter, anchor: str):
+    try:
+        setter(item, _upload_or_none(request))
+    except (PermissionDenied, ValidationError) as error:
+        messages.error(request, " ".join(getattr(error, "messages", [str(error)])))
+    else:
+        messages.success(request, _("The picture was saved."))
+    return redirect(reverse("scenario_detail", args=[scenario_id]) + f"#{anchor}")
+
+
+@login_required
+@require_POST
+def planned_scene_background_post(request, scenario_id: int, scene_id: int):
+    planned = get_object_or_404(
+        PlannedScene.objects.select_related("scenario"),
+        pk=scene_id,
+        scenario_id=scenario_id,
+        scenario__owner_id=request.user.pk,
+    )
+    return _scenario_picture(
+        request,
+        scenario_id,
+        planned,
+        lambda item, data: scene_pictures.planned_scene_background_set(
+            planned_scene=item, by=request.user, data=data
+        ),
+        f"planned-scene-{planned.pk}",
+    )
+
+
+@login_required
+@require_POST
+def handout_image_post(request, scenario_id: int, handout_id: int):
+    handout = get_object_or_404(
+        Handout.objects.select_related("scenario"),
+        pk=handout_id,
+        scenario_id=scenario_id,
+        scenario__owner_id=request.user.pk,
+    )
+    return _scenario_picture(
+        request,
+        scenario_id,
+        handout,
+        lambda item, data: scene_pictures.handout_image_set(
+            handout=item, by=request.user, data=data
+        ),
+        f"handout-{handout.pk}",
+    )

@@ -1,0 +1,167 @@
+"""A character's pictures on its sheet page, and who may see them."""
+
+import pytest
+from django.core.files.storage import default_storage
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from sessions_app.models import CharacterFace, TimelineEvent
+from sessions_app.services.faces import face_add, face_delete
+from sessions_app.services.scenes import scene_start, stage_bring_in
+from tests.factories import CharacterFactory, cast_member, main_play_start
+from tests.pictures import picture_bytes
+
+
+@pytest.fixture
+def pc(session, player):
+    return cast_member(session, player, name="Aki", slot=1)
+
+
+@pytest.fixture
+def face(pc, player):
+    return face_add(character=pc, by=player, data=picture_bytes("PNG"), label="smile")
+
+
+def _upload(client, character, data, name="face.png", label="smile"):
+    return client.post(
+        reverse("character_edit", args=[character.pk]),
+        {
+            "face_action": "add",
+            "label": label,
+            "image": SimpleUploadedFile(name, data, content_type="image/png"),
+        },
+    )
+
+
+def test_face_add_first_picture_becomes_the_portrait(face):
+    assert face.is_portrait
+
+
+def test_face_add_portrait_takes_over(pc, player, face):
+    other = face_add(
+        character=pc, by=player, data=picture_bytes("JPEG"), label="angry", portrait=True
+    )
+    face.refresh_from_db()
+    assert other.is_portrait and not face.is_portrait
+
+
+def test_face_delete_removes_the_file_and_passes_on_the_portrait(
+    pc, player, face, django_capture_on_commit_callbacks
+):
+    other = face_add(character=pc, by=player, data=picture_bytes("PNG"), label="angry")
+    name = face.image.name
+    with django_capture_on_commit_callbacks(execute=True):
+        face_delete(face=face, by=player)
+    other.refresh_from_db()
+    assert other.is_portrait
+    assert not default_storage.exists(name)
+
+
+def test_character_page_uploads_a_png(client, player, pc):
+    client.force_login(player)
+    response = _upload(client, pc, picture_bytes("PNG"))
+    assert response.status_code == 302
+    assert pc.faces.get().label == "smile"
+
+
+def test_character_page_refuses_a_text_file_with_a_message(client, player, pc, settings):
+    client.force_login(player)
+    response = _upload(client, pc, b"hello, not a picture", name="notes.png")
+    assert response.status_code == 400
+    assert "use a PNG, JPEG, WebP or GIF image" in response.content.decode()
+    assert not CharacterFace.objects.exists()
+
+
+def test_character_page_refuses_another_players_upload(client, session, pc):
+    from tests.factories import MembershipFactory, UserFactory
+
+    other = MembershipFactory(table=session.table, user=UserFactory(username="ren")).user
+    client.force_login(other)
+    response = _upload(client, pc, picture_bytes("PNG"))
+    assert response.status_code == 404
+    assert not CharacterFace.objects.exists()
+
+
+def test_face_image_served_to_a_member_with_safe_headers(client, gm, face):
+    client.force_login(gm)
+    response = client.get(reverse("face_image", args=[face.pk]))
+    assert response.status_code == 200
+    assert response["Content-Type"] == "image/png"
+    assert response["X-Content-Type-Options"] == "nosniff"
+    assert response["Cache-Control"].startswith("private")
+
+
+def test_face_image_hidden_from_an_outsider(client, outsider, face):
+    client.force_login(outsider)
+    assert client.get(reverse("face_image", args=[face.pk])).status_code == 404
+
+
+def test_npc_face_hidden_from_players_until_the_npc_appears(client, session, gm, player, pc):
+    npc = CharacterFactory(table=session.table, owner=gm, kind="npc", name="Librarian")
+    face = face_add(character=npc, by=gm, data=picture_bytes("PNG"), label="calm")
+    client.force_login(player)
+    url = reverse("face_image", args=[face.pk])
+    assert client.get(url).status_code == 404
+    main_play_start(session, gm)
+    scene_start(session=session, by=gm, scene_player=pc)
+    stage_bring_in(session=session, by=gm, character=npc)
+    assert client.get(url).status_code == 200
+
+
+@pytest.fixture
+def aki_on_stage(session, gm, pc):
+    main_play_start(session, gm)
+    scene_start(session=session, by=gm, scene_player=pc)
+    return pc
+
+
+def _say(client, session, character, face=None):
+    data = {"text": "Found it!", "say_as": f"ic:{character.pk}", "action_key": ""}
+    if face is not None:
+        data["face"] = face.pk
+    return client.post(reverse("chat_post", args=[session.pk]), data, HTTP_HX_REQUEST="true")
+
+
+def test_chat_as_a_character_stores_the_chosen_expression(client, session, player, aki_on_stage):
+    face_add(character=aki_on_stage, by=player, data=picture_bytes("PNG"), label="calm")
+    smile = face_add(character=aki_on_stage, by=player, data=picture_bytes("PNG"), label="smile")
+    client.force_login(player)
+    _say(client, session, aki_on_stage, smile)
+    event = TimelineEvent.objects.filter(session=session, kind="chat").get()
+    assert event.payload["face_id"] == smile.pk
+    assert event.payload["face"] == "smile"
+
+
+def test_chat_as_a_character_defaults_to_the_portrait(client, session, player, aki_on_stage):
+    calm = face_add(character=aki_on_stage, by=player, data=picture_bytes("PNG"), label="calm")
+    client.force_login(player)
+    _say(client, session, aki_on_stage)
+    event = TimelineEvent.objects.filter(session=session, kind="chat").get()
+    assert event.payload["face_id"] == calm.pk
+
+
+def test_chat_refuses_another_characters_expression(client, session, gm, player, aki_on_stage):
+    npc = CharacterFactory(table=session.table, owner=gm, kind="npc", name="Librarian")
+    other = face_add(character=npc, by=gm, data=picture_bytes("PNG"), label="calm")
+    face_add(character=aki_on_stage, by=player, data=picture_bytes("PNG"), label="smile")
+    client.force_login(player)
+    response = _say(client, session, aki_on_stage, other)
+    assert "Select a valid choice" in response.content.decode()
+    assert not TimelineEvent.objects.filter(session=session, kind="chat").exists()
+
+
+def test_room_shows_the_face_beside_the_line(client, session, player, aki_on_stage):
+    smile = face_add(character=aki_on_stage, by=player, data=picture_bytes("PNG"), label="smile")
+    client.force_login(player)
+    _say(client, session, aki_on_stage, smile)
+    page = client.get(reverse("session_room", args=[session.pk])).content.decode()
+    assert f'class="line-face" src="{reverse("line_face", args=[session.pk, smile.pk])}"' in page
+    assert 'alt="Aki: smile"' in page
+
+
+def test_room_offers_the_speakers_expressions_with_a_label(client, session, player, aki_on_stage):
+    face_add(character=aki_on_stage, by=player, data=picture_bytes("PNG"), label="smile")
+    client.force_login(player)
+    page = client.get(reverse("session_room", args=[session.pk])).content.decode()
+    assert '<label for="chat_face" class="visually-hidden">Expression</label>' in page
+    assert f'data-voice="ic:{aki_on_stage.pk}"' in page
