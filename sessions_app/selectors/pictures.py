@@ -21,13 +21,20 @@ from ..models import (
 from .tables import membership_get
 
 
-def face_visible(*, user, face_id: int) -> CharacterFace | None:
+def face_visible(*, user, face_id: int, watched=frozenset()) -> CharacterFace | None:
     """A face is seen by the table's members: a PC's always (its lines and the stage show
-    it), an NPC's by the GM, and by players once the NPC has been on stage."""
+    it), an NPC's by the GM, and by players once the NPC has been on stage. Spectators of
+    the table (`watched`: the table ids their links open) see what the players see."""
     face = CharacterFace.objects.select_related("character").filter(pk=face_id).first()
     if face is None:
         return None
     character = face.character
+    if character.table_id in watched:
+        public = (
+            character.kind == character.Kind.PC
+            or Appearance.objects.filter(character_id=character.pk).exists()
+        )
+        return face if public else None
     membership = membership_get(user=user, table_id=character.table_id)
     if membership is None:
         return None
@@ -41,22 +48,27 @@ def face_visible(*, user, face_id: int) -> CharacterFace | None:
     return None
 
 
-def line_face_name(*, user, session, face_id: int) -> str:
+def line_face_name(*, user, session, face_id: int, watched=frozenset()) -> str:
     """The stored picture a chat line of this session was said with, for a member of its
     table: an imported log's own picture, else the face as `face_visible` allows it."""
     imported = ImportedLog.objects.filter(session_id=session.pk).only("pictures").first()
     if imported is not None:
         return (imported.pictures or {}).get(f"face:{face_id}", "")
-    face = face_visible(user=user, face_id=face_id)
+    face = face_visible(user=user, face_id=face_id, watched=watched)
     if face is None or face.character.table_id != session.table_id:
         return ""
     return face.image.name
 
 
-def scene_background_visible(*, user, scene_id: int) -> Scene | None:
-    """A scene's background is seen by the members of its session's table."""
+def scene_background_visible(*, user, scene_id: int, watched=frozenset()) -> Scene | None:
+    """A scene's background is seen by the members of its session's table, and by its
+    spectators (`watched`: the table ids their links open)."""
     scene = Scene.objects.select_related("session").filter(pk=scene_id).first()
-    if scene is None or membership_get(user=user, table_id=scene.session.table_id) is None:
+    if scene is None:
+        return None
+    if scene.session.table_id in watched:
+        return scene
+    if membership_get(user=user, table_id=scene.session.table_id) is None:
         return None
     return scene
 

@@ -14,6 +14,24 @@ def spectator_table(*, token: str) -> Table | None:
     return Table.objects.filter(spectator_token=token, spectators_allowed=True).first()
 
 
+# The browser session remembers the spectator links it opened, so the pictures of a watched
+# room (faces, the scene's background) load without an account.
+SPECTATING_SESSION_KEY = "spectating"
+SPECTATING_LINKS_KEPT = 20
+
+
+def spectator_table_ids(*, tokens) -> set[int]:
+    """The tables these spectator links still open (a renewed or stopped link opens none)."""
+    tokens = [token for token in tokens or () if isinstance(token, str) and token]
+    if not tokens:
+        return set()
+    return set(
+        Table.objects.filter(spectator_token__in=tokens, spectators_allowed=True).values_list(
+            "pk", flat=True
+        )
+    )
+
+
 def spectator_session(*, token: str, session_id: int) -> GameSession | None:
     """The session of the link's table with this id, while spectating is on; else None."""
     if not token or session_id >= 2**63:

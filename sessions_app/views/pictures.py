@@ -20,11 +20,12 @@ from sessions_app.selectors.pictures import (
     scene_background_visible,
 )
 from sessions_app.selectors.scenes import running_scene
+from sessions_app.selectors.spectators import SPECTATING_SESSION_KEY, spectator_table_ids
 from sessions_app.services import scene_pictures
 from sessions_app.services.access import member_session_or_404
 from sessions_app.services.images import image_content_type, image_read_upload
 
-from ..models import Handout, PlannedScene
+from ..models import GameSession, Handout, PlannedScene
 
 
 def _picture(name: str) -> FileResponse:
@@ -44,30 +45,39 @@ def _picture(name: str) -> FileResponse:
     return response
 
 
-@login_required
+def _watched(request) -> set[int]:
+    """The tables whose spectator pages this browser opened, while their links still work."""
+    return spectator_table_ids(tokens=request.session.get(SPECTATING_SESSION_KEY, []))
+
+
 @require_GET
 def face_image(request, face_id: int):
-    face = face_visible(user=request.user, face_id=face_id)
+    face = face_visible(user=request.user, face_id=face_id, watched=_watched(request))
     if face is None:
         raise Http404
     return _picture(face.image.name)
 
 
-@login_required
 @require_GET
 def line_face(request, session_id: int, face_id: int):
     """The face beside a chat line: works for imported logs too, whose faces are theirs."""
-    session, _membership = member_session_or_404(user=request.user, session_id=session_id)
-    name = line_face_name(user=request.user, session=session, face_id=face_id)
+    watched = _watched(request)
+    session = GameSession.objects.filter(pk=session_id, table_id__in=watched).first()
+    if session is None:
+        if not request.user.is_authenticated:
+            raise Http404
+        session, _membership = member_session_or_404(user=request.user, session_id=session_id)
+    name = line_face_name(user=request.user, session=session, face_id=face_id, watched=watched)
     if not name:
         raise Http404
     return _picture(name)
 
 
-@login_required
 @require_GET
 def scene_background(request, scene_id: int):
-    scene = scene_background_visible(user=request.user, scene_id=scene_id)
+    scene = scene_background_visible(
+        user=request.user, scene_id=scene_id, watched=_watched(request)
+    )
     if scene is None:
         raise Http404
     return _picture(scene.background.name)

@@ -11,9 +11,20 @@ from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 from ..presenters.spectators import spectator_panels_context
-from ..selectors.spectators import public_events, spectator_session, spectator_table
+from ..selectors.spectators import (
+    SPECTATING_LINKS_KEPT,
+    SPECTATING_SESSION_KEY,
+    public_events,
+    spectator_session,
+    spectator_table,
+)
 
 WATCH_EVENT_LIMIT = 60
+
+
+def _remember_link(request, token: str) -> None:
+    kept = [t for t in request.session.get(SPECTATING_SESSION_KEY, []) if t != token]
+    request.session[SPECTATING_SESSION_KEY] = [token, *kept][:SPECTATING_LINKS_KEPT]
 
 
 @require_safe
@@ -33,6 +44,7 @@ def watch_session(request, token: str, session_id: int):
     session = spectator_session(token=token, session_id=session_id)
     if session is None:
         raise Http404
+    _remember_link(request, token)
     events = list(public_events(session_id=session.pk).order_by("-seq")[:WATCH_EVENT_LIMIT])
     events.reverse()
     return render(

@@ -8,6 +8,7 @@ from django.urls import reverse
 from sessions_app.models import CharacterFace, TimelineEvent
 from sessions_app.services.faces import face_add, face_delete
 from sessions_app.services.scenes import scene_start, stage_bring_in
+from sessions_app.services.spectators import spectator_token_renew
 from tests.factories import CharacterFactory, cast_member, main_play_start
 from tests.pictures import picture_bytes
 
@@ -165,3 +166,37 @@ def test_room_offers_the_speakers_expressions_with_a_label(client, session, play
     page = client.get(reverse("session_room", args=[session.pk])).content.decode()
     assert '<label for="chat_face" class="visually-hidden">Expression</label>' in page
     assert f'data-voice="ic:{aki_on_stage.pk}"' in page
+
+
+def test_spectator_sees_a_pc_face_after_opening_the_room(client, session, gm, face):
+    table = session.table
+    table.spectators_allowed = True
+    table.save()
+    url = reverse("face_image", args=[face.pk])
+    assert client.get(url).status_code == 404
+
+    client.get(reverse("watch_session", args=[table.spectator_token, session.pk]))
+
+    assert client.get(url).status_code == 200
+
+
+def test_spectator_loses_faces_when_the_link_is_renewed(client, session, gm, face):
+    table = session.table
+    table.spectators_allowed = True
+    table.save()
+    client.get(reverse("watch_session", args=[table.spectator_token, session.pk]))
+
+    spectator_token_renew(table=table, by=gm)
+
+    assert client.get(reverse("face_image", args=[face.pk])).status_code == 404
+
+
+def test_spectator_does_not_see_an_npc_face_before_it_appears(client, session, gm):
+    npc = CharacterFactory(table=session.table, owner=gm, kind="npc", name="Librarian")
+    face = face_add(character=npc, by=gm, data=picture_bytes("PNG"), label="calm")
+    table = session.table
+    table.spectators_allowed = True
+    table.save()
+    client.get(reverse("watch_session", args=[table.spectator_token, session.pk]))
+
+    assert client.get(reverse("face_image", args=[face.pk])).status_code == 404
