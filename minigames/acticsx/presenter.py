@@ -118,10 +118,15 @@ def plan_marks(plan: dict[str, Any] | None, seat: int, language: str) -> dict[st
     for order, entry in enumerate(plan.get("actors", []), start=1):
         square = entry["square"]
         if entry.get("do") == "move":
-            marks.setdefault(square, []).append(
-                {"kind": "from", "order": order, "text": ARROWS.get(entry["direction"], "")}
-            )
             target = move_target(square, seat, entry["direction"], entry.get("distance", 0))
+            marks.setdefault(square, []).append(
+                {
+                    "kind": "from",
+                    "order": order,
+                    "text": ARROWS.get(entry["direction"], ""),
+                    "to": target,
+                }
+            )
             marks.setdefault(target, []).append({"kind": "to", "order": order, "text": ""})
         else:
             marks.setdefault(square, []).append(

@@ -40,9 +40,10 @@
       .map(function (o) { return o.getAttribute("data-target"); }).filter(Boolean);
   }
 
-  function mark(target, kind, order, text) {
+  function mark(target, kind, order, text, to) {
     if (!target) return;
     var span = document.createElement("span");
+    if (to) span.setAttribute("data-to", to);
     span.className = "ax-mark ax-mark-" + kind;
     span.setAttribute("aria-hidden", "true");
     if (order) {
@@ -88,7 +89,7 @@
       var n = position + 1;
       var target = entry.option.getAttribute("data-target");
       if (target) {
-        mark(cell(board, entry.square), "from", n, entry.option.getAttribute("data-mark"));
+        mark(cell(board, entry.square), "from", n, entry.option.getAttribute("data-mark"), target);
         mark(cell(board, target), "to", n, "");
         var to = cell(board, target);
         if (to) to.classList.add("ax-plan-to");
@@ -96,6 +97,7 @@
         mark(cell(board, entry.square), "action", n, entry.option.getAttribute("data-mark"));
       }
     });
+    arrows(board);
     form.querySelectorAll("[data-actor-row]").forEach(function (row, position) {
       var number = row.querySelector(".ax-order-number");
       if (number) number.textContent = position + 1;
@@ -113,6 +115,53 @@
         if (c) c.classList.add("ax-legal");
       });
     }
+  }
+
+  // An arrow from each planned mover to where it aims, over the grid (drawn for the plan
+  // being made and for a confirmed one the server marked).
+  var SVG = "http://www.w3.org/2000/svg";
+  function arrows(board) {
+    var grid = board.querySelector(".acticsx-grid");
+    if (!grid) return;
+    var old = grid.querySelector(".ax-arrows");
+    if (old) old.remove();
+    var moves = grid.querySelectorAll(".ax-mark-from[data-to]");
+    if (!moves.length) return;
+    var svg = document.createElementNS(SVG, "svg");
+    svg.setAttribute("class", "ax-arrows");
+    svg.setAttribute("aria-hidden", "true");
+    svg.setAttribute("width", grid.clientWidth);
+    svg.setAttribute("height", grid.clientHeight);
+    var defs = document.createElementNS(SVG, "defs");
+    var marker = document.createElementNS(SVG, "marker");
+    var id = board.id + "-arrowhead";
+    marker.setAttribute("id", id);
+    marker.setAttribute("viewBox", "0 0 10 10");
+    marker.setAttribute("refX", "8");
+    marker.setAttribute("refY", "5");
+    marker.setAttribute("markerWidth", "5");
+    marker.setAttribute("markerHeight", "5");
+    marker.setAttribute("orient", "auto-start-reverse");
+    var head = document.createElementNS(SVG, "path");
+    head.setAttribute("d", "M 0 0 L 10 5 L 0 10 z");
+    marker.appendChild(head);
+    defs.appendChild(marker);
+    svg.appendChild(defs);
+    function centre(el) {
+      return [el.offsetLeft + el.offsetWidth / 2, el.offsetTop + el.offsetHeight / 2];
+    }
+    moves.forEach(function (from) {
+      var start = from.closest(".ax-cell");
+      var end = cell(board, from.getAttribute("data-to"));
+      if (!start || !end) return;
+      var a = centre(start), b = centre(end);
+      var line = document.createElementNS(SVG, "line");
+      line.setAttribute("x1", a[0]); line.setAttribute("y1", a[1]);
+      line.setAttribute("x2", b[0]); line.setAttribute("y2", b[1]);
+      line.setAttribute("marker-end", "url(#" + id + ")");
+      svg.appendChild(line);
+    });
+    grid.appendChild(svg);
   }
 
   function choose(p, choice) {
@@ -297,12 +346,12 @@
   });
 
   function drawAll() {
-    document.querySelectorAll(".acticsx-board .plan-form").forEach(function (form) {
-      var p = parts(form);
-      if (!document.getElementById(p.board.id)) return;
-      draw(p);
+    document.querySelectorAll(".acticsx-board").forEach(function (board) {
+      var p = parts(board);
+      if (p) draw(p); else arrows(board);
     });
   }
+  window.addEventListener("resize", drawAll);
   document.addEventListener("DOMContentLoaded", drawAll);
   document.addEventListener("htmx:afterSettle", drawAll);
 })();
