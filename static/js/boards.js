@@ -220,9 +220,16 @@
       var actorName = row.getAttribute("data-name");
       var actions = actorSelect(p.form, choice.actor);
       if (square === choice.actor) {
-        setSelect(actions, "wait");
-        choose(p, null);
-        say(p.form, "waits", { actor: actorName });
+        // The actor tapped again: its actions in turn, then waiting. It stays chosen, so a
+        // further tap goes on to the next.
+        var own = Array.prototype.filter.call(actions.options, function (o) {
+          return o.value.indexOf("action:") === 0;
+        });
+        var at = own.indexOf(actions.options[actions.selectedIndex]);
+        var next = own[at + 1];
+        setSelect(actions, next ? next.value : "wait");
+        if (next) say(p.form, "acts", { actor: actorName, action: next.textContent.trim() });
+        else { choose(p, null); say(p.form, "waits", { actor: actorName }); }
         return;
       }
       var option = actions.querySelector('option[data-target="' + square + '"]');
