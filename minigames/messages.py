@@ -19,3 +19,10 @@ def reader_language() -> str:
 def translate(msg: Message, *, terms: dict[str, TermWords] | None = None) -> str:
     """Word a message for the reader; ``terms`` words what only the match knows."""
     return render(msg, language=reader_language(), gettext=gettext, ngettext=ngettext, terms=terms)
+
+
+def seat_name(seat: dict) -> str:
+    """The name a seat goes by; the computer's is worded for the reader, not its creator."""
+    if seat.get("computer") and not seat.get("character_id"):
+        return gettext("Computer")
+    return seat.get("name", "?")

@@ -291,7 +291,7 @@ register(
         describe=lambda p: (
             f"The first enemy actor within {p['reach']} squares forward loses its plan and "
             "rests this turn.",
-            f"前方{p['reach']}マス以内の最初の相手アクターは、このターンの計画を失いRestになる。",
+            f"前方{p['reach']}マス以内の最初の相手アクターは、このターンの計画を失い休息状態になる。",
         ),
         run=_bind,
     )
@@ -493,7 +493,7 @@ register(
         params={"where": Param(str, choices=COUNTER_PLACES)},
         describe=lambda p: (
             "When revealed, the enemy actor on this square loses its plan and rests this turn.",
-            "公開時、このマスの相手アクターはこのターンの計画を失いRestになる。",
+            "公開時、このマスの相手アクターはこのターンの計画を失い休息状態になる。",
         ),
         run=lambda ctx, src, p: (
             [("cancel", a["uid"])] if (a := _enemy_actor_here(ctx, src)) else []

@@ -5,14 +5,26 @@ from __future__ import annotations
 
 from typing import Any
 
-from minigames.messages import reader_language, translate
+from django.utils.translation import gettext
+
+from minigames.messages import reader_language, seat_name, translate
 from minigames.models import Match
 
 from . import cards as card_data
 from . import engine
+from .state import NAME, VECTORS, XY
 
 TEMPLATE = "minigames/acticsx_board.html"
 DIRECTION_GRID = [["FL", "F", "FR"], ["L", None, "R"], ["BL", "B", "BR"]]
+# A seat sees the board from its own side, so its actors' "forward" always points up.
+ARROWS = {"F": "↑", "FR": "↗", "R": "→", "BR": "↘", "B": "↓", "BL": "↙", "L": "←", "FL": "↖"}
+ACTION_MARK = "◆"
+
+
+def rarity_name(rarity: str) -> str:
+    """A rarity in the reader's language (the card data names it in English)."""
+    names = {"Common": gettext("Common"), "Uncommon": gettext("Uncommon"), "Rare": gettext("Rare")}
+    return names.get(rarity, rarity)
 
 
 def card_info(card_id: str) -> dict[str, Any]:
@@ -27,7 +39,7 @@ def card_info(card_id: str) -> dict[str, Any]:
         "ex_kind": card.get("ex_kind"),
         "attribute": card["attribute"],
         "level": card["level"],
-        "rarity": card["rarity"],
+        "rarity": rarity_name(card["rarity"]),
         "power": card.get("power"),
         "type": (card.get("type") or {}).get(language, ""),
         "range_rows": [
@@ -56,15 +68,71 @@ def _play_squares(card_id: str, seat: int, actors: list[dict]) -> list[str]:
     return [f"{label}{n}" for n in engine.BASE_NUMBERS if f"{label}{n}" not in occupied]
 
 
-def _actor_choices(actor: dict, language: str) -> list[tuple[str, str]]:
-    choices = [("wait", "—")]
+def move_target(square: str, owner: int, direction: str, distance: int) -> str:
+    """The square an actor of ``owner`` on ``square`` aims at, moving ``distance`` that way."""
+    (x, y), (dx, dy) = XY[square], VECTORS[owner][direction]
+    return NAME.get((x + dx * distance, y + dy * distance), "")
+
+
+def _actor_choices(actor: dict, language: str) -> list[dict[str, str]]:
+    """The choices of an actor's plan; a move names the square it aims at, for the board."""
+    choices = [{"value": "wait", "kind": "wait", "label": "", "target": "", "mark": ""}]
     for direction, longest in engine.move_options(actor):
         for distance in range(1, longest + 1):
-            choices.append((f"move:{direction}:{distance}", f"{direction} {distance}"))
+            target = move_target(actor["square"], actor["owner"], direction, distance)
+            choices.append(
+                {
+                    "value": f"move:{direction}:{distance}",
+                    "kind": "move",
+                    "label": f"{ARROWS[direction]}{distance} → {target}",
+                    "target": target,
+                    "mark": ARROWS[direction],
+                }
+            )
     for index, text in enumerate(card_data.CARDS[actor["card"]]["texts"]):
         if text["kind"] == "action":
-            choices.append((f"action:{index}", text["text"][language][:40]))
+            choices.append(
+                {
+                    "value": f"action:{index}",
+                    "kind": "action",
+                    "label": text["text"][language],
+                    "target": "",
+                    "mark": ACTION_MARK,
+                }
+            )
     return choices
+
+
+def plan_marks(plan: dict[str, Any] | None, seat: int, language: str) -> dict[str, list]:
+    """Where a seat's own plan shows on the board: per square, what happens there.
+
+    Only ever given the viewer's own plan (the player view holds no other).
+    """
+    marks: dict[str, list[dict[str, Any]]] = {}
+    if not plan:
+        return marks
+    for play in plan.get("play", []):
+        marks.setdefault(play["square"], []).append(
+            {"kind": "play", "text": card_data.CARDS[play["card"]]["name"][language]}
+        )
+    for order, entry in enumerate(plan.get("actors", []), start=1):
+        square = entry["square"]
+        if entry.get("do") == "move":
+            target = move_target(square, seat, entry["direction"], entry.get("distance", 0))
+            marks.setdefault(square, []).append(
+                {
+                    "kind": "from",
+                    "order": order,
+                    "text": ARROWS.get(entry["direction"], ""),
+                    "to": target,
+                }
+            )
+            marks.setdefault(target, []).append({"kind": "to", "order": order, "text": ""})
+        else:
+            marks.setdefault(square, []).append(
+                {"kind": "action", "order": order, "text": ACTION_MARK}
+            )
+    return marks
 
 
 def _step_text(text: dict[str, Any], language: str) -> str:
@@ -87,6 +155,21 @@ def board_context(match: Match, user, *, params=None, refused=None) -> dict[str,
     view = engine.player_view(state, seat)
     language = reader_language()
     perspective = seat if seat is not None else 0
+    players = view["players"]
+    me = players[perspective]
+    auto = bool(seat is not None and match.seats[seat].get("auto"))
+    planning = (
+        seat is not None
+        and view["phase"] == "planning"
+        and not players[seat]["confirmed"]
+        and not auto
+    )
+    # The seat's own confirmed plan, drawn while it waits; the view holds no one else's.
+    marks = (
+        plan_marks(me.get("plan"), seat, language)
+        if seat is not None and view["phase"] == "planning"
+        else {}
+    )
     squares = {(sq["x"], sq["y"]): sq for sq in view["board"]}
     ys = range(engine.ROWS - 1, -1, -1) if perspective == 0 else range(engine.ROWS)
     xs = range(engine.COLS) if perspective == 0 else range(engine.COLS - 1, -1, -1)
@@ -95,6 +178,7 @@ def board_context(match: Match, user, *, params=None, refused=None) -> dict[str,
         row = []
         for x in xs:
             square = dict(squares[(x, y)])
+            square["marks"] = marks.get(square["square"], [])
             actor = square.get("actor")
             if actor:
                 square["actor"] = {
@@ -105,15 +189,6 @@ def board_context(match: Match, user, *, params=None, refused=None) -> dict[str,
                 }
             row.append(square)
         grid.append(row)
-    players = view["players"]
-    me = players[perspective]
-    auto = bool(seat is not None and match.seats[seat].get("auto"))
-    planning = (
-        seat is not None
-        and view["phase"] == "planning"
-        and not players[seat]["confirmed"]
-        and not auto
-    )
     hand = [card_info(card_id) for card_id in (me.get("hand") or [])] if seat is not None else []
     actors = view.get("actors", [])
     kept = (refused_plan or {}) if planning else {}
@@ -134,17 +209,19 @@ def board_context(match: Match, user, *, params=None, refused=None) -> dict[str,
         for a in actors
         if seat is not None and a["owner"] == seat
     ]
+    # A refused plan comes back in the order it was given.
+    own_actors.sort(key=lambda a: int(a["order"]) if str(a["order"]).isdigit() else 99)
     resolution = view.get("last_resolution") or {}
     return {
         "match": match,
         "view": view,
         "seat": seat,
-        "names": [s.get("name", "?") for s in match.seats],
+        "names": [seat_name(s) for s in match.seats],
         "grid": grid,
         "me": me,
         "opponent": players[1 - perspective],
-        "my_name": match.seats[perspective].get("name"),
-        "opponent_name": match.seats[1 - perspective].get("name"),
+        "my_name": seat_name(match.seats[perspective]),
+        "opponent_name": seat_name(match.seats[1 - perspective]),
         "hand": hand,
         "planning": planning,
         "auto": auto,
@@ -156,7 +233,7 @@ def board_context(match: Match, user, *, params=None, refused=None) -> dict[str,
         "resolution_turn": resolution.get("turn"),
         "discards": [
             {
-                "name": match.seats[p["seat"]].get("name"),
+                "name": seat_name(match.seats[p["seat"]]),
                 "cards": [card_info(c) for c in p["discard"]],
             }
             for p in players

@@ -8,7 +8,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext
 
-from minigames.messages import translate
+from minigames.messages import seat_name, translate
 from minigames.models import Match
 
 from . import engine
@@ -68,7 +68,7 @@ def board_context(match: Match, user, *, params=None, refused=None) -> dict[str,
                     "mine": occupant is not None and occupant["owner"] == perspective,
                     "owner_name": None
                     if occupant is None
-                    else match.seats[occupant["owner"]].get("name", "?"),
+                    else seat_name(match.seats[occupant["owner"]]),
                     "selectable": occupant is not None and occupant["id"] in pieces_for_card,
                     "selected": occupant is not None and occupant["id"] == piece,
                     "target": (column, row) in targets,
@@ -78,7 +78,7 @@ def board_context(match: Match, user, *, params=None, refused=None) -> dict[str,
         grid.append(cells)
     players = view["players"]
     opponent = 1 - perspective
-    names = [s.get("name", "?") for s in match.seats]
+    names = [seat_name(s) for s in match.seats]
     # The log names a seat; the match knows who sits there.
     seat_names = {"seat": lambda seat, _language: names[seat]}
     return {
@@ -89,8 +89,8 @@ def board_context(match: Match, user, *, params=None, refused=None) -> dict[str,
         "names": names,
         "me": players[perspective],
         "opponent": players[opponent],
-        "my_name": match.seats[perspective].get("name"),
-        "opponent_name": match.seats[opponent].get("name"),
+        "my_name": names[perspective],
+        "opponent_name": names[opponent],
         "grid": grid,
         "hand": hand,
         "my_turn": my_turn,
@@ -104,8 +104,15 @@ def board_context(match: Match, user, *, params=None, refused=None) -> dict[str,
         and view["phase"] == engine.SETUP
         and not players[seat]["ready"],
         "suggested": engine.suggested_deck(),
-        "setup_rows": range(engine.MAX_PIECES),
+        # A start the player may take as it is: two pieces, lives 3 and 2.
+        "setup_rows": [
+            {"index": i, "column": {0: 1, 1: 3}.get(i), "life": {0: 3, 1: 2}.get(i, 0)}
+            for i in range(engine.MAX_PIECES)
+        ],
         "column_names": COLUMN_NAMES,
+        # The columns as the viewer sees them, left to right: the board's edge letters and
+        # the setup's column buttons follow the board's orientation.
+        "view_columns": [{"index": c, "letter": COLUMN_NAMES[c]} for c in columns],
         "log": [translate(entry["text"], terms=seat_names) for entry in reversed(view["log"][-8:])],
     }
 
@@ -131,7 +138,13 @@ def action_from_post(post) -> dict[str, Any]:
 
 def _setup_from_post(post) -> dict[str, Any]:
     pieces = []
-    for column, life in zip(post.getlist("column"), post.getlist("life"), strict=False):
+    lives = post.getlist("life")
+    # The board sends one column choice per piece (column_0…); a bare list is read as well.
+    if any(f"column_{index}" in post for index in range(len(lives))):
+        columns = [post.get(f"column_{index}", "") for index in range(len(lives))]
+    else:
+        columns = post.getlist("column")
+    for column, life in zip(columns, lives, strict=False):
         if column == "" and life in ("", "0"):
             continue
         try:

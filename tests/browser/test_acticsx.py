@@ -81,6 +81,9 @@ def test_acticsx_turn_planned_resolved_and_auto(browser, match_setup):
     expect(ren_board.get_by_role("button", name="AUTO is on: plan myself again")).to_be_visible()
     for turn in (2, 3):
         expect(aki_board).to_contain_text(f"Turn {turn}: plan in secret")
+        # The computer's plan for Ren arrives as a new board; a click meanwhile would land
+        # on the board being replaced.
+        expect(aki_board.locator(".badge", has_text="plan confirmed")).to_be_visible()
         aki_board.get_by_role("button", name="Confirm the plan").click()
         expect(aki_board).to_contain_text(f"Action phase of turn {turn}")
 

@@ -40,9 +40,11 @@ def match_setup(live_server_url):
 
 def _prepare(page, match):
     board = page.locator(f"#match-{match.pk}")
-    board.locator("select[name=column]").nth(0).select_option("2")
+    board.get_by_role("radiogroup", name="Piece 1: column").get_by_role("radio", name="c").check()
     board.locator("input[name=life]").nth(0).fill("5")
-    board.locator("select[name=column]").nth(1).select_option("")
+    board.get_by_role("radiogroup", name="Piece 2: column").get_by_role(
+        "radio", name="none"
+    ).check()
     board.locator("input[name=life]").nth(1).fill("0")
     board.get_by_role("button", name="Ready").click()
 

@@ -1,0 +1,364 @@
+// Actics X planning by taps: a card then a square plays it there, an actor then a square
+// moves it there, arrows (or a drag) change the order, and the plan is drawn on the board.
+// Everything here only fills the planning form's own fields (the select boxes and order
+// numbers), which work without JavaScript; boards are replaced live, so listeners sit on
+// the document and the state is read back from the form each time.
+(function () {
+  "use strict";
+  document.documentElement.classList.add("boards-js");
+
+  var chosen = {}; // board id -> {card: index} or {actor: square}
+
+  function say(form, key, values) {
+    var text = form.getAttribute("data-say-" + key) || "";
+    Object.keys(values || {}).forEach(function (name) {
+      text = text.split("{" + name + "}").join(values[name]);
+    });
+    var line = form.querySelector(".ax-tap-status");
+    if (line) line.textContent = text;
+  }
+
+  function parts(element) {
+    var board = element.closest(".acticsx-board");
+    var form = board && board.querySelector(".plan-form");
+    return form ? { board: board, form: form } : null;
+  }
+
+  function cardSelect(form, index) { return form.querySelector('select[name="play_' + index + '"]'); }
+  function actorRow(form, square) { return form.querySelector('[data-actor-row="' + square + '"]'); }
+  function actorSelect(form, square) { return form.querySelector('select[name="do_' + square + '"]'); }
+  function cell(board, square) { return board.querySelector('.ax-cell[data-square="' + square + '"]'); }
+
+  function legalSquares(p, choice) {
+    if (!choice) return [];
+    if (choice.card !== undefined) {
+      return Array.prototype.slice.call(cardSelect(p.form, choice.card).options)
+        .map(function (o) { return o.value; }).filter(Boolean);
+    }
+    var select = actorSelect(p.form, choice.actor);
+    return Array.prototype.slice.call(select.options)
+      .map(function (o) { return o.getAttribute("data-target"); }).filter(Boolean);
+  }
+
+  function mark(target, kind, order, text, to) {
+    if (!target) return;
+    var span = document.createElement("span");
+    if (to) span.setAttribute("data-to", to);
+    span.className = "ax-mark ax-mark-" + kind;
+    span.setAttribute("aria-hidden", "true");
+    if (order) {
+      var b = document.createElement("b");
+      b.textContent = order;
+      span.appendChild(b);
+    }
+    if (text) span.appendChild(document.createTextNode(text));
+    target.appendChild(span);
+  }
+
+  // The order the server will read: order numbers first, then the square (as it sorts).
+  function plannedActors(form) {
+    var entries = [];
+    form.querySelectorAll("[data-actor-row]").forEach(function (row) {
+      var square = row.getAttribute("data-actor-row");
+      var select = actorSelect(form, square);
+      if (!select || select.value === "wait" || !select.value) return;
+      var order = parseInt(form.querySelector('input[name="order_' + square + '"]').value, 10);
+      entries.push({ square: square, order: isNaN(order) ? 99 : order, option: select.options[select.selectedIndex] });
+    });
+    entries.sort(function (a, b) {
+      if (a.order !== b.order) return a.order - b.order;
+      return a.square < b.square ? -1 : a.square > b.square ? 1 : 0;
+    });
+    return entries;
+  }
+
+  function draw(p) {
+    var board = p.board, form = p.form;
+    board.querySelectorAll(".ax-mark").forEach(function (m) { m.remove(); });
+    board.querySelectorAll(".ax-cell").forEach(function (c) {
+      c.classList.remove("ax-legal", "ax-chosen", "ax-plan-to");
+    });
+    form.querySelectorAll("[data-card-row]").forEach(function (row) {
+      var index = row.getAttribute("data-card-row");
+      var select = cardSelect(form, index);
+      var pick = row.querySelector("[data-pick-card]");
+      if (select && select.value) mark(cell(board, select.value), "play", null, pick.getAttribute("data-name"));
+      if (pick) pick.classList.toggle("ax-card-planned", !!(select && select.value));
+    });
+    plannedActors(form).forEach(function (entry, position) {
+      var n = position + 1;
+      var target = entry.option.getAttribute("data-target");
+      if (target) {
+        mark(cell(board, entry.square), "from", n, entry.option.getAttribute("data-mark"), target);
+        mark(cell(board, target), "to", n, "");
+        var to = cell(board, target);
+        if (to) to.classList.add("ax-plan-to");
+      } else {
+        mark(cell(board, entry.square), "action", n, entry.option.getAttribute("data-mark"));
+      }
+    });
+    arrows(board);
+    form.querySelectorAll("[data-actor-row]").forEach(function (row, position) {
+      var number = row.querySelector(".ax-order-number");
+      if (number) number.textContent = position + 1;
+    });
+    var choice = chosen[board.id];
+    form.querySelectorAll("[data-pick-card]").forEach(function (pick) {
+      var on = !!choice && choice.card === pick.getAttribute("data-pick-card");
+      pick.setAttribute("aria-pressed", on ? "true" : "false");
+    });
+    if (choice) {
+      var from = choice.actor !== undefined ? cell(board, choice.actor) : null;
+      if (from) from.classList.add("ax-chosen");
+      legalSquares(p, choice).forEach(function (square) {
+        var c = cell(board, square);
+        if (c) c.classList.add("ax-legal");
+      });
+    }
+  }
+
+  // An arrow from each planned mover to where it aims, over the grid (drawn for the plan
+  // being made and for a confirmed one the server marked).
+  var SVG = "http://www.w3.org/2000/svg";
+  function arrows(board) {
+    var grid = board.querySelector(".acticsx-grid");
+    if (!grid) return;
+    var old = grid.querySelector(".ax-arrows");
+    if (old) old.remove();
+    var moves = grid.querySelectorAll(".ax-mark-from[data-to]");
+    if (!moves.length) return;
+    var svg = document.createElementNS(SVG, "svg");
+    svg.setAttribute("class", "ax-arrows");
+    svg.setAttribute("aria-hidden", "true");
+    svg.setAttribute("width", grid.clientWidth);
+    svg.setAttribute("height", grid.clientHeight);
+    var defs = document.createElementNS(SVG, "defs");
+    var marker = document.createElementNS(SVG, "marker");
+    var id = board.id + "-arrowhead";
+    marker.setAttribute("id", id);
+    marker.setAttribute("viewBox", "0 0 10 10");
+    marker.setAttribute("refX", "8");
+    marker.setAttribute("refY", "5");
+    marker.setAttribute("markerWidth", "5");
+    marker.setAttribute("markerHeight", "5");
+    marker.setAttribute("orient", "auto-start-reverse");
+    var head = document.createElementNS(SVG, "path");
+    head.setAttribute("d", "M 0 0 L 10 5 L 0 10 z");
+    marker.appendChild(head);
+    defs.appendChild(marker);
+    svg.appendChild(defs);
+    function centre(el) {
+      return [el.offsetLeft + el.offsetWidth / 2, el.offsetTop + el.offsetHeight / 2];
+    }
+    moves.forEach(function (from) {
+      var start = from.closest(".ax-cell");
+      var end = cell(board, from.getAttribute("data-to"));
+      if (!start || !end) return;
+      var a = centre(start), b = centre(end);
+      var line = document.createElementNS(SVG, "line");
+      line.setAttribute("x1", a[0]); line.setAttribute("y1", a[1]);
+      line.setAttribute("x2", b[0]); line.setAttribute("y2", b[1]);
+      line.setAttribute("marker-end", "url(#" + id + ")");
+      svg.appendChild(line);
+    });
+    grid.appendChild(svg);
+  }
+
+  function choose(p, choice) {
+    if (choice) chosen[p.board.id] = choice; else delete chosen[p.board.id];
+    draw(p);
+  }
+
+  function setSelect(select, value) {
+    select.value = value;
+    select.dispatchEvent(new Event("change", { bubbles: true }));
+  }
+
+  function renumber(form) {
+    form.querySelectorAll("[data-actor-row]").forEach(function (row, position) {
+      var input = row.querySelector('input[name^="order_"]');
+      if (input) input.value = position + 1;
+    });
+  }
+
+  function tapCard(p, pick) {
+    var index = pick.getAttribute("data-pick-card");
+    var name = pick.getAttribute("data-name");
+    var current = chosen[p.board.id];
+    if (current && current.card === index) {
+      choose(p, null);
+      say(p.form, "cancel");
+      return;
+    }
+    choose(p, { card: index });
+    say(p.form, legalSquares(p, { card: index }).length ? "card" : "card-none", { card: name });
+  }
+
+  function tapSquare(p, square) {
+    var choice = chosen[p.board.id];
+    if (choice && choice.card !== undefined) {
+      var select = cardSelect(p.form, choice.card);
+      var name = p.form.querySelector('[data-pick-card="' + choice.card + '"]').getAttribute("data-name");
+      if (legalSquares(p, choice).indexOf(square) < 0) return;
+      if (select.value === square) {
+        setSelect(select, "");
+        choose(p, null);
+        say(p.form, "kept", { card: name });
+        return;
+      }
+      // A square takes one card: a card planned there before goes back to the hand.
+      p.form.querySelectorAll('select[name^="play_"]').forEach(function (other) {
+        if (other !== select && other.value === square) setSelect(other, "");
+      });
+      setSelect(select, square);
+      choose(p, null);
+      say(p.form, "played", { card: name, square: square });
+      return;
+    }
+    if (choice && choice.actor !== undefined) {
+      var row = actorRow(p.form, choice.actor);
+      var actorName = row.getAttribute("data-name");
+      var actions = actorSelect(p.form, choice.actor);
+      if (square === choice.actor) {
+        // The actor tapped again: its actions in turn, then waiting. It stays chosen, so a
+        // further tap goes on to the next.
+        var own = Array.prototype.filter.call(actions.options, function (o) {
+          return o.value.indexOf("action:") === 0;
+        });
+        var at = own.indexOf(actions.options[actions.selectedIndex]);
+        var next = own[at + 1];
+        setSelect(actions, next ? next.value : "wait");
+        if (next) say(p.form, "acts", { actor: actorName, action: next.textContent.trim() });
+        else { choose(p, null); say(p.form, "waits", { actor: actorName }); }
+        return;
+      }
+      var option = actions.querySelector('option[data-target="' + square + '"]');
+      if (option) {
+        setSelect(actions, option.value);
+        choose(p, null);
+        say(p.form, "moves", { actor: actorName, square: square });
+        return;
+      }
+    }
+    var own = actorRow(p.form, square);
+    if (own) {
+      choose(p, { actor: square });
+      say(p.form, "actor", { actor: own.getAttribute("data-name") });
+    }
+  }
+
+  function step(p, row, by) {
+    var rows = Array.prototype.slice.call(p.form.querySelectorAll("[data-actor-row]"));
+    var at = rows.indexOf(row);
+    var to = at + by;
+    if (to < 0 || to >= rows.length) return;
+    if (by < 0) row.parentNode.insertBefore(row, rows[to]);
+    else row.parentNode.insertBefore(row, rows[to].nextSibling);
+    renumber(p.form);
+    draw(p);
+    say(p.form, "order", { actor: row.getAttribute("data-name"), n: to + 1 });
+  }
+
+  document.addEventListener("click", function (event) {
+    var target = event.target;
+    if (!target.closest) return;
+    var p = parts(target);
+    if (!p) return;
+    var pick = target.closest("[data-pick-card]");
+    if (pick) { tapCard(p, pick); return; }
+    var square = target.closest(".ax-planning .ax-cell");
+    if (square) { tapSquare(p, square.getAttribute("data-square")); return; }
+    var stepper = target.closest("[data-order-step]");
+    if (stepper) {
+      step(p, stepper.closest("[data-actor-row]"), parseInt(stepper.getAttribute("data-order-step"), 10));
+      stepper.focus();
+    }
+  });
+
+  document.addEventListener("change", function (event) {
+    var p = event.target.closest && parts(event.target);
+    if (p && p.form.contains(event.target)) draw(p);
+  });
+
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "Escape") return;
+    var p = event.target.closest && parts(event.target);
+    if (!p || !chosen[p.board.id]) return;
+    choose(p, null);
+    say(p.form, "cancel");
+  });
+
+  // Reordering by drag, for a mouse; the arrow buttons do the same for touch and keys.
+  var dragged = null;
+  document.addEventListener("dragstart", function (event) {
+    dragged = event.target.closest && event.target.closest("[data-actor-row]");
+    if (dragged && event.dataTransfer) {
+      event.dataTransfer.effectAllowed = "move";
+      event.dataTransfer.setData("text/plain", dragged.getAttribute("data-actor-row"));
+    }
+  });
+  document.addEventListener("dragover", function (event) {
+    var over = dragged && event.target.closest && event.target.closest("[data-actor-row]");
+    if (over && over.parentNode === dragged.parentNode) event.preventDefault();
+  });
+  document.addEventListener("drop", function (event) {
+    var over = dragged && event.target.closest && event.target.closest("[data-actor-row]");
+    if (!over || over === dragged || over.parentNode !== dragged.parentNode) return;
+    event.preventDefault();
+    var rows = Array.prototype.slice.call(over.parentNode.children);
+    var later = rows.indexOf(dragged) < rows.indexOf(over);
+    over.parentNode.insertBefore(dragged, later ? over.nextSibling : over);
+    var p = parts(over);
+    renumber(p.form);
+    draw(p);
+    say(p.form, "order", { actor: dragged.getAttribute("data-name"), n: rows.indexOf(over) + 1 });
+    dragged = null;
+  });
+  document.addEventListener("dragend", function () { dragged = null; });
+
+  // A board replaced live (the other side confirmed, say) keeps the plan being made.
+  var kept = {};
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var target = event.detail.target;
+    var form = target && target.querySelector && target.querySelector(".plan-form");
+    if (!form) return;
+    var fields = {};
+    form.querySelectorAll("select, input[type=number]").forEach(function (f) { fields[f.name] = f.value; });
+    kept[target.id] = {
+      turn: form.getAttribute("data-turn"),
+      fields: fields,
+      rows: Array.prototype.map.call(form.querySelectorAll("[data-actor-row]"), function (r) {
+        return r.getAttribute("data-actor-row");
+      })
+    };
+  });
+  document.addEventListener("htmx:oobAfterSwap", function (event) {
+    var id = event.detail.target && event.detail.target.id;
+    var memory = id && kept[id];
+    delete kept[id];
+    var board = id && document.getElementById(id);
+    var form = board && board.querySelector(".plan-form");
+    if (!memory || !form || form.getAttribute("data-turn") !== memory.turn) {
+      drawAll();
+      return;
+    }
+    memory.rows.forEach(function (square) {
+      var row = actorRow(form, square);
+      if (row) row.parentNode.appendChild(row);
+    });
+    form.querySelectorAll("select, input[type=number]").forEach(function (f) {
+      if (Object.prototype.hasOwnProperty.call(memory.fields, f.name)) f.value = memory.fields[f.name];
+    });
+    drawAll();
+  });
+
+  function drawAll() {
+    document.querySelectorAll(".acticsx-board").forEach(function (board) {
+      var p = parts(board);
+      if (p) draw(p); else arrows(board);
+    });
+  }
+  window.addEventListener("resize", drawAll);
+  document.addEventListener("DOMContentLoaded", drawAll);
+  document.addEventListener("htmx:afterSettle", drawAll);
+})();
