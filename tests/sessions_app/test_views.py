@@ -341,3 +341,14 @@ def test_profile_edit_of_a_shipped_profile_offers_its_name_in_the_readers_langua
     page = gm_client.get(reverse("profile_edit", args=[table.pk]), HTTP_ACCEPT_LANGUAGE="ja")
 
     assert 'value="SRS標準"' in page.content.decode()
+
+
+def test_favicon_ico_redirects_to_the_static_icon(client, db):
+    response = client.get("/favicon.ico")
+    assert response.status_code == 302
+    assert response["Location"].endswith("img/favicon.svg")
+
+
+def test_pages_link_the_icon(client, db):
+    page = client.get(reverse("login")).content.decode()
+    assert '<link rel="icon" href="/static/img/favicon.svg" type="image/svg+xml">' in page
