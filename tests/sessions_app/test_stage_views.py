@@ -8,7 +8,7 @@ from sessions_app.models import Appearance, GameSession, Scene, StageRequest, Ti
 from sessions_app.services.chat import chat_post
 from sessions_app.services.play import phase_advance
 from sessions_app.services.scenes import scene_start, stage_take_out
-from tests.factories import CharacterFactory, MembershipFactory, UserFactory
+from tests.factories import CharacterFactory, MembershipFactory, ScenarioFactory, UserFactory
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -255,3 +255,15 @@ def test_scene_end_through_stage_keeps_notes_gm_only(
     gm_page = _client(gm).get(reverse("session_room", args=[session.pk])).content.decode()
     assert "The villain moves." not in player_page
     assert "The villain moves." in gm_page
+
+
+def test_stage_after_using_a_scenario_shows_scenario_chosen_ticked(session, gm):
+    scenario = ScenarioFactory(owner=gm, title="The Drowned Bell")
+
+    client = _client(gm)
+    _stage(client, session, action="scenario_set", scenario=scenario.pk)
+
+    page = client.get(reverse("session_room", args=[session.pk])).content.decode()
+    ticked = '<li class="is-done"><span class="tick" aria-hidden="true">✓</span> Scenario chosen'
+    assert ticked in page
+    assert "in the app: “The Drowned Bell”" in page
