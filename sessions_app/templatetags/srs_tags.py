@@ -72,6 +72,12 @@ def list_separator() -> str:
     return pgettext("between the items of a list", ", ")
 
 
+@register.simple_tag
+def label_separator() -> str:
+    """What stands between a label and its value: ": " in English, "：" in Japanese."""
+    return pgettext("between a label and its value", ": ")
+
+
 @register.filter
 def percent(chance) -> str:
     """Show an exact chance as a percentage with one decimal: 21/36 → 58.3%."""
