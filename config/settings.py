@@ -275,4 +275,9 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    # Django's defaults give the "django" logger a console handler of its own and let it
+    # propagate to the root as well, so every request line (daphne's "django.channels.server")
+    # and every warning was printed twice. The root's handler alone prints them; the logger
+    # keeps its INFO level, so runserver still shows one line per request.
+    "loggers": {"django": {"handlers": [], "propagate": True}},
 }

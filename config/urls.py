@@ -96,6 +96,7 @@ scenario_patterns = [
 urlpatterns = [
     path("", tables.home, name="home"),
     path("ok/", tables.ok, name="ok"),
+    path("favicon.ico", tables.favicon, name="favicon"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/signup/", tables.signup, name="signup"),

@@ -764,8 +764,9 @@ class CorrectionForm(forms.Form):
         kwargs.setdefault("auto_id", "correction_%s")
         super().__init__(*args, **kwargs)
         self.fields["corrects"].queryset = entries
+        # The entry's line as the ledger shows it: a reason the app ships in the reader's language.
         self.fields["corrects"].label_from_instance = lambda entry: (
-            f"{entry.created_at:%Y-%m-%d} {entry.amount:+d} {entry.reason}"
+            f"{entry.created_at:%Y-%m-%d} {entry.amount:+d} {experience_label(entry.reason)}"
         )
 
 

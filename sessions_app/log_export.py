@@ -516,11 +516,39 @@ _EVENT_TEXTS = (
 )
 
 
+# User text is escaped, so every tag in a rendered event is a template's: a <br> (the
+# room's line break) and a part marked data-log-paragraph (shown as a block of its own, like
+# a handout's text under its title) keep the text's shape instead of gluing words together.
+_PARAGRAPH_START = re.compile(r"(?=<[a-z]+\b[^>]*\sdata-log-paragraph\b)")
+_LINE_BREAK = re.compile(r"<br\s*/?>")
+
+
+def _plain_text(fragment: str) -> str:
+    """Return one rendered event as text: lines apart by a newline, paragraphs by a blank line."""
+    paragraphs = []
+    for part in _PARAGRAPH_START.split(fragment):
+        lines = [
+            " ".join(html.unescape(strip_tags(line)).split()) for line in _LINE_BREAK.split(part)
+        ]
+        if lines := [line for line in lines if line]:
+            paragraphs.append("\n".join(lines))
+    return "\n\n".join(paragraphs)
+
+
 def event_texts(events: list, context: dict) -> list[str]:
     """Return each event in plain text, in the same words as the room."""
     template = engines["django"].from_string(_EVENT_TEXTS)
     rendered = template.render({**context, "events": events})
-    return [html.unescape(strip_tags(chunk)) for chunk in rendered.split(_EVENT_MARK)[1:]]
+    return [_plain_text(chunk) for chunk in rendered.split(_EVENT_MARK)[1:]]
+
+
+def markdown_list_item(text: str) -> str:
+    """Return an event's text as one Markdown list item, its lines and paragraphs kept."""
+    paragraphs = [
+        "\\\n  ".join(markdown_escape(line) for line in paragraph.split("\n"))
+        for paragraph in text.split("\n\n")
+    ]
+    return "- " + "\n\n  ".join(paragraphs)
 
 
 def section_heading(section: LogSection) -> str:
@@ -588,7 +616,7 @@ def export_markdown(*, viewer: LogViewer) -> str:
             if facts:
                 lines += ["", markdown_escape(" · ".join(facts))]
             lines.append("")
-            lines += [f"- {markdown_escape(next(texts))}" for _event in section.events]
+            lines += [markdown_list_item(next(texts)) for _event in section.events]
     return "\n".join(lines) + "\n"
 
 

@@ -8,6 +8,11 @@ from django.utils.translation import gettext, gettext_noop
 
 from . import srs
 
+# The modifier labels the app itself writes into a roll: stored in English, so that each
+# reader sees them in their own language whoever rolled.
+GM_MODIFIER = gettext_noop("GM modifier")
+MODIFIER_LABELS = (GM_MODIFIER,)
+
 COMMAND_MESSAGES = [
     gettext_noop("'{sign}' must be followed by a number in {command}"),
     gettext_noop("'{symbol}' must be followed by the critical value in {command}"),

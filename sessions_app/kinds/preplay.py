@@ -74,7 +74,7 @@ kind_register(
     Kind(
         name="preparation_ticked",
         payload=PreparationTicked,
-        samples=({"item": "rulebook", "done": True},),
+        samples=({"item": "rulebook", "done": True}, {"item": "tools", "done": False}),
         panels={Panel.STAGE},
     ),
     Kind(

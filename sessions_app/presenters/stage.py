@@ -29,7 +29,7 @@ from ..selectors.scenes import (
     stage_appearances,
 )
 from ..selectors.tables import table_characters
-from ..services.play import phase_next, preplay_warnings
+from ..services.play import phase_next, preparation_state, preplay_warnings
 
 
 def speakers(session, user, is_gm: bool, on_stage: list[Character]):
@@ -76,8 +76,9 @@ def stage_context(session, user, is_gm: bool) -> dict:
     if phase == Phase.PRE_PLAY:
         context["players"] = session_players(session=session)
         if is_gm:
+            done = preparation_state(session=session)
             context["preparation"] = [
-                (item, label, bool((session.preparation or {}).get(item)))
+                (item, label, done[item])
                 for item, label in [
                     ("rulebook", _("Rulebook read")),
                     ("scenario", _("Scenario chosen")),

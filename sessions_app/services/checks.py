@@ -27,7 +27,7 @@ from ..models import (
     StageRequest,
     TimelineEvent,
 )
-from ..srs_messages import command_error_message
+from ..srs_messages import GM_MODIFIER, command_error_message
 from .access import is_gm, is_player, member_exists, require_gm, require_member
 from .dice import dice_draw, roll_place, roll_proof
 from .stage import entry_check_resolved, stage_require
@@ -835,7 +835,8 @@ def answers_without_dice(request: CheckRequest) -> bool:
 def _gm_and_declared(request: CheckRequest, declared: Iterable[DeclaredModifier]) -> list[dict]:
     modifiers = []
     if request.gm_modifier:
-        modifiers.append({"label": _("GM modifier"), "amount": request.gm_modifier})
+        # Stored in English, shown in each reader's language (srs_tags.modifier_label).
+        modifiers.append({"label": GM_MODIFIER, "amount": request.gm_modifier})
     modifiers += [{"label": row.label, "amount": row.amount} for row in declared]
     return modifiers
 

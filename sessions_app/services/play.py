@@ -32,6 +32,20 @@ PREPARATION_ITEMS = ("rulebook", "scenario", "tools")
 INTRO_MAX_LENGTH = 4000
 
 
+def preparation_state(*, session: GameSession) -> dict[str, bool]:
+    """Each item of the GM's preparation and whether it is done.
+
+    A scenario chosen in the app is "scenario chosen" whatever the tick says, so the
+    checklist and the scenario picker always agree; the tick remains for a scenario run
+    from a book or from memory.
+    """
+    ticks = session.preparation or {}
+    state = {item: bool(ticks.get(item)) for item in PREPARATION_ITEMS}
+    if session.scenario_id is not None:
+        state["scenario"] = True
+    return state
+
+
 def _locked(session: GameSession) -> GameSession:
     """Re-read the session under a row lock: two tabs cannot both act on the same state."""
     return GameSession.objects.select_for_update().get(pk=session.pk)
@@ -80,6 +94,10 @@ def preparation_tick(*, session: GameSession, by, item: str, done: bool) -> None
         raise ValidationError(_("Unknown checklist item."))
     with transaction.atomic():
         session = _locked(session)
+        if item == "scenario" and not done and session.scenario_id is not None:
+            raise ValidationError(
+                _("A scenario is chosen for this session: choose “— no scenario —” to untick it.")
+            )
         preparation = dict(session.preparation or {})
         preparation[item] = bool(done)
         session.preparation = preparation
@@ -196,7 +214,7 @@ def intro_present(*, session: GameSession, by, character: Character, text: str) 
 def preplay_warnings(*, session: GameSession) -> list[str]:
     """Name what pre-play has left undone: shown before main play starts, never a lock."""
     warnings = []
-    preparation = session.preparation or {}
+    preparation = preparation_state(session=session)
     labels = {
         "rulebook": _("the rulebook is not marked as read"),
         "scenario": _("no scenario is marked as chosen"),

@@ -11,6 +11,7 @@ from .. import srs
 from ..judgement import display_name
 from ..models import SHIPPED_EXPERIENCE_LABELS, Phase
 from ..shipped_names import shown_name
+from ..srs_messages import MODIFIER_LABELS
 
 register = template.Library()
 
@@ -49,6 +50,32 @@ def side_label(side: str) -> str:
 @register.filter
 def value_name(name: str) -> str:
     return display_name(name or "")
+
+
+@register.filter
+def modifier_label(label: str) -> str:
+    """Translate the modifier labels the app writes; a player's own labels show as typed."""
+    return shown_name(label or "", MODIFIER_LABELS)
+
+
+@register.filter
+def modifier_list(rows) -> str:
+    """A roll's modifiers ("GM modifier +1, Shield +3"), joined as the language joins a list."""
+    return list_separator().join(
+        f"{modifier_label(row['label'])} {signed(row['amount'])}" for row in rows or ()
+    )
+
+
+@register.simple_tag
+def list_separator() -> str:
+    """What separates the items of a list: ", " in English, "、" in Japanese."""
+    return pgettext("between the items of a list", ", ")
+
+
+@register.simple_tag
+def label_separator() -> str:
+    """What stands between a label and its value: ": " in English, "：" in Japanese."""
+    return pgettext("between a label and its value", ": ")
 
 
 @register.filter

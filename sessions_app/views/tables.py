@@ -8,11 +8,12 @@ from django.contrib.auth import login, update_session_auth_hash
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
+from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from sessions_app.selectors.tables import (
     open_invites,
@@ -371,6 +372,15 @@ def guest_keep_view(request):
     return render(
         request, "sessions_app/guest_keep.html", {"form": form}, status=400 if form.errors else 200
     )
+
+
+@require_safe
+def favicon(request):
+    """Browsers ask for /favicon.ico whatever a page's <link rel="icon"> says.
+
+    A temporary redirect: in production the icon's static name carries its content's hash.
+    """
+    return HttpResponseRedirect(static("img/favicon.svg"))
 
 
 def ok(request):

@@ -7,6 +7,7 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import translation
 
 from sessions_app import srs
 from sessions_app.models import CheckRequest, Contest, Roll, TimelineEvent
@@ -117,6 +118,15 @@ def test_check_request_modifier_at_limit_accepted(session, gm, pc):
 
 def test_check_request_critical_override(session, gm, pc):
     assert _request(session, gm, pc, critical=11).critical == 11
+
+
+def test_check_roll_in_japanese_stores_the_gm_modifier_label_in_english(session, gm, player, pc):
+    request = _request(session, gm, pc, gm_modifier=1)
+
+    with translation.override("ja"):
+        roll = check_roll(request_id=request.pk, by=player, dice=(3, 1))
+
+    assert roll.modifiers == [{"label": "GM modifier", "amount": 1}]
 
 
 def test_check_request_secret_difficulty_needs_difficulty(session, gm, pc):

@@ -337,6 +337,22 @@ def test_record_sheet_gm_sees_any_member_with_correction_form(gm_client, awarded
     assert b"Add a correction" in response.content
 
 
+def test_record_sheet_correction_form_lists_shipped_reasons_in_the_readers_language(
+    gm_client, afterplay, gm, player
+):
+    experience_award_session(
+        session=afterplay, by=gm, awards={player.pk: [AwardLine(1, "Attended the session")]}
+    )
+
+    response = gm_client.get(
+        reverse("record_sheet", args=[afterplay.table_id, player.pk]), HTTP_ACCEPT_LANGUAGE="ja"
+    )
+
+    options = response.content.decode().split('name="corrects"', 1)[1].split("</select>", 1)[0]
+    assert "+1 セッションに参加した" in options
+    assert "Attended the session" not in options
+
+
 def test_experience_correct_post_appends_correction(gm_client, awarded, player):
     entry = ExperienceEntry.objects.get(person=player)
 

@@ -12,6 +12,7 @@ from sessions_app.models import GameSession, ImportedLog, Membership, Table, Tim
 from sessions_app.services.chat import chat_post
 from sessions_app.services.logs import MAX_BYTES, log_import
 from sessions_app.services.play import phase_advance
+from sessions_app.services.timeline import timeline_append
 from tests.factories import MembershipFactory, UserFactory
 from tests.sessions_app.log_script import PUBLIC, SECRETS, add_chat_lines, play_scripted_session
 
@@ -217,6 +218,32 @@ def test_markdown_escape_neutralises_markup():
     assert "<b>" not in text
     assert text.startswith("\\#")
     assert "\n" not in text
+
+
+def _markdown_item(session, gm, kind, payload) -> str:
+    """The Markdown export's list item of one event appended to the session."""
+    event = timeline_append(session=session, kind=kind, actor=gm, payload=payload)
+    markdown = log_export.export_markdown(viewer=_viewer(session, gm))
+    start = markdown.index(f"- \\#{event.seq} ")
+    return markdown[start:].split("\n- ", 1)[0].rstrip("\n")
+
+
+def test_markdown_puts_a_handout_text_under_its_title_after_a_blank_line(session, gm):
+    payload = {"handout_id": 1, "title": "A torn map", "body": "North of the well.", "slot": None}
+    item = _markdown_item(session, gm, "handout_revealed", payload)
+    assert item.endswith("Handout A torn map\n\n  North of the well.")
+
+
+def test_markdown_keeps_the_lines_of_a_handout_text(session, gm):
+    payload = {"handout_id": 1, "title": "Map", "body": "North.\n- ten paces", "slot": 1}
+    item = _markdown_item(session, gm, "handout_revealed", payload)
+    assert item.endswith("Map\n\n  North.\\\n  \\- ten paces")
+
+
+def test_markdown_keeps_the_lines_of_a_self_introduction(session, gm):
+    payload = {"character": "Aki", "character_id": 1, "text": "A librarian who fears\nnothing."}
+    item = _markdown_item(session, gm, "self_introduction", payload)
+    assert item.endswith("Aki: A librarian who fears\\\n  nothing.")
 
 
 def test_export_html_standalone(played, gm):

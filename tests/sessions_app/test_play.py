@@ -20,6 +20,7 @@ from sessions_app.services.play import (
     intro_present,
     phase_advance,
     player_order_move,
+    preparation_state,
     preparation_tick,
     preplay_warnings,
     session_scenario_set,
@@ -132,6 +133,42 @@ def test_preparation_tick_unknown_item_refused(session, gm):
 def test_preparation_tick_by_player_refused(session, player):
     with pytest.raises(PermissionDenied):
         preparation_tick(session=session, by=player, item="rulebook", done=True)
+
+
+def test_choosing_a_scenario_marks_the_scenario_chosen(session, gm, scenario):
+    session_scenario_set(session=session, by=gm, scenario=scenario)
+
+    session.refresh_from_db()
+    assert preparation_state(session=session)["scenario"] is True
+    assert "no scenario is marked as chosen" not in preplay_warnings(session=session)
+
+
+def test_choosing_no_scenario_leaves_the_scenario_unchosen(session, gm, scenario):
+    session_scenario_set(session=session, by=gm, scenario=scenario)
+    session_scenario_set(session=session, by=gm, scenario=None)
+
+    session.refresh_from_db()
+    assert preparation_state(session=session)["scenario"] is False
+
+
+def test_ticking_scenario_chosen_without_one_in_the_app_counts(session, gm):
+    preparation_tick(session=session, by=gm, item="scenario", done=True)
+
+    session.refresh_from_db()
+    assert preparation_state(session=session)["scenario"] is True
+
+
+def test_unticking_scenario_chosen_while_one_is_chosen_refused(session, gm, scenario):
+    session_scenario_set(session=session, by=gm, scenario=scenario)
+    preparation_tick(session=session, by=gm, item="scenario", done=True)
+    before = TimelineEvent.objects.filter(session=session).count()
+
+    with pytest.raises(ValidationError):
+        preparation_tick(session=session, by=gm, item="scenario", done=False)
+
+    session.refresh_from_db()
+    assert session.preparation == {"scenario": True}
+    assert TimelineEvent.objects.filter(session=session).count() == before
 
 
 # --------------------------------------------------------------------------- sheet review

@@ -8,7 +8,14 @@ from sessions_app.models import Appearance, GameSession, Scene, StageRequest, Ti
 from sessions_app.services.chat import chat_post
 from sessions_app.services.play import phase_advance
 from sessions_app.services.scenes import scene_start, stage_take_out
-from tests.factories import CharacterFactory, MembershipFactory, UserFactory
+from tests.factories import (
+    CharacterFactory,
+    MembershipFactory,
+    PlannedSceneFactory,
+    PreparedCheckFactory,
+    ScenarioFactory,
+    UserFactory,
+)
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -255,3 +262,31 @@ def test_scene_end_through_stage_keeps_notes_gm_only(
     gm_page = _client(gm).get(reverse("session_room", args=[session.pk])).content.decode()
     assert "The villain moves." not in player_page
     assert "The villain moves." in gm_page
+
+
+def test_stage_after_using_a_scenario_shows_scenario_chosen_ticked(session, gm):
+    scenario = ScenarioFactory(owner=gm, title="The Drowned Bell")
+
+    client = _client(gm)
+    _stage(client, session, action="scenario_set", scenario=scenario.pk)
+
+    page = client.get(reverse("session_room", args=[session.pk])).content.decode()
+    ticked = '<li class="is-done"><span class="tick" aria-hidden="true">✓</span> Scenario chosen'
+    assert ticked in page
+    assert "in the app: “The Drowned Bell”" in page
+
+
+def test_prepared_checks_show_the_value_name_in_the_readers_language(session, gm):
+    scenario = ScenarioFactory(owner=gm, title="The Drowned Bell")
+    planned = PlannedSceneFactory(scenario=scenario, title="The belfry")
+    PreparedCheckFactory(planned_scene=planned, label="Hear the bell", value_name="Senses")
+    client = Client(headers={"accept-language": "ja"})
+    client.force_login(gm)
+    _stage(client, session, action="scenario_set", scenario=scenario.pk)
+
+    page = client.get(reverse("session_room", args=[session.pk])).content.decode()
+
+    checks = page.split('class="item-list prepared-checks"', 1)[1].split("</ul>", 1)[0]
+    assert "Hear the bell" in checks
+    assert "感覚" in checks
+    assert "Senses" not in checks

@@ -6,6 +6,7 @@ from django.urls import reverse
 
 from sessions_app.models import GameSession, Membership, Table, TimelineEvent
 from sessions_app.services.chat import chat_post
+from sessions_app.services.play import phase_advance
 from sessions_app.services.tables import invite_create
 from tests.factories import PASSWORD, standard_profile
 
@@ -341,3 +342,33 @@ def test_profile_edit_of_a_shipped_profile_offers_its_name_in_the_readers_langua
     page = gm_client.get(reverse("profile_edit", args=[table.pk]), HTTP_ACCEPT_LANGUAGE="ja")
 
     assert 'value="SRS標準"' in page.content.decode()
+
+
+def test_favicon_ico_redirects_to_the_static_icon(client, db):
+    response = client.get("/favicon.ico")
+    assert response.status_code == 302
+    assert response["Location"].endswith("img/favicon.svg")
+
+
+def test_pages_link_the_icon(client, db):
+    page = client.get(reverse("login")).content.decode()
+    assert '<link rel="icon" href="/static/img/favicon.svg" type="image/svg+xml">' in page
+
+
+def test_table_detail_shows_each_sessions_phase(player_client, table, session, gm):
+    phase_advance(session=session, by=gm, from_phase="preplay")
+
+    page = player_client.get(reverse("table_detail", args=[table.pk])).content.decode()
+
+    assert (
+        '<span class="badge phase-badge phase-opening">'
+        '<span class="visually-hidden">Phase </span>Opening</span>'
+    ) in page
+
+
+def test_table_detail_shows_the_phase_in_the_readers_language(player_client, table, session):
+    page = player_client.get(
+        reverse("table_detail", args=[table.pk]), HTTP_ACCEPT_LANGUAGE="ja"
+    ).content.decode()
+
+    assert '<span class="visually-hidden">フェイズ </span>プリプレイ</span>' in page
