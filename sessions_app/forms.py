@@ -47,11 +47,21 @@ class ChatForm(forms.Form):
     )
     gm_only = forms.BooleanField(label=_("GM only"), required=False)
     say_as = forms.CharField(label=_("Say as"), required=False, widget=forms.Select)
+    # The timeline tab the line goes to. The room's script keeps it on the tab shown; without
+    # a script it is the one way to choose.
+    channel = forms.ChoiceField(
+        label=_("Channel"),
+        choices=[("main", _("Main")), ("offtopic", _("Off-topic"))],
+        required=False,
+    )
 
     def __init__(self, *args, speakers=(), **kwargs):
         kwargs.setdefault("auto_id", "chat_%s")
         super().__init__(*args, **kwargs)
         self.fields["say_as"].widget.choices = list(speakers) or [("ooc", _("Out of character"))]
+
+    def clean_channel(self) -> str:
+        return self.cleaned_data.get("channel") or "main"
 
     def clean_say_as(self) -> dict:
         """Turn "ooc", "narration", "ic:<character>" or "whisper:<user|gm>" into the

@@ -12,6 +12,9 @@ class Chat(TypedDict):
     # Who speaks, in character.
     character: NotRequired[str]
     character_id: NotRequired[int]
+    # The room's chat channel: the main table talk, or off-topic (雑談) chatter that the
+    # main timeline tab leaves out. Lines from before channels existed are main.
+    channel: NotRequired[Literal["main", "offtopic"]]
 
 
 class Whisper(TypedDict):
@@ -28,6 +31,7 @@ kind_register(
             {"text": "Shall we open the door?"},
             {"text": "Stand back.", "mode": "ic", "character": "Aki", "character_id": 3},
             {"text": "Rain drums on the library roof.", "mode": "narration"},
+            {"text": "Pizza is here!", "channel": "offtopic"},
         ),
         topic=Topic.CHAT,
     ),

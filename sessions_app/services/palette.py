@@ -106,6 +106,7 @@ def chat_send(
     mode: str = "ooc",
     character: Character | None = None,
     to=None,
+    channel: str = "main",
 ) -> TimelineEvent:
     """The chat: a line as before, or a resource command typed there (`:HP-3`)."""
     if resource_command_parse(text) is not None and not gm_only and mode in ("ooc", "ic"):
@@ -126,6 +127,7 @@ def chat_send(
         mode=mode,
         character=character,
         to=to,
+        channel=channel,
     )
 
 

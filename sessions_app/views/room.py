@@ -163,7 +163,13 @@ def chat_post(request, session_id: int):
         return HttpResponse(" ".join(str(e) for e in form.errors.values()), status=400)
     if ok:
         # Keep the chosen voice: a player speaking in character goes on doing so.
-        form = ChatForm(speakers=speakers, initial={"say_as": request.POST.get("say_as", "ooc")})
+        form = ChatForm(
+            speakers=speakers,
+            initial={
+                "say_as": request.POST.get("say_as", "ooc"),
+                "channel": form.cleaned_data["channel"],
+            },
+        )
     return _respond(request, session, membership, "chat-form", chat_form=form)
 
 
@@ -184,6 +190,7 @@ def _chat(request, session, data):
         mode=say_as["mode"],
         character=character,
         to=to,
+        channel=data["channel"],
     )
 
 
