@@ -251,9 +251,7 @@ def test_chat_post_htmx_appends_event_and_returns_empty_form(player_client, sess
     assert TimelineEvent.objects.get(kind="chat").payload == {"text": "Hello <b>there</b>"}
 
 
-def test_chat_post_offtopic_channel_posts_offtopic_and_keeps_the_channel(
-    player_client, session
-):
+def test_chat_post_offtopic_channel_posts_offtopic_and_keeps_the_channel(player_client, session):
     response = player_client.post(
         reverse("chat_post", args=[session.pk]), {"text": "Pizza?", "channel": "offtopic"}, **HTMX
     )
