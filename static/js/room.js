@@ -403,6 +403,12 @@
       if (soundOn()) beep();
     }
   }
+  // A stage request or scene wish the viewer must answer puts a dot on the phone's Stage tab.
+  function stageUpdate() {
+    var dot = document.querySelector("[data-stage-alert]");
+    var stage = document.getElementById("stage");
+    if (dot) dot.hidden = !(stage && stage.querySelector(".needs-you, #stage-heading .badge-alert"));
+  }
   document.addEventListener("click", function (event) {
     if (!event.target.closest("[data-check-jump]")) return;
     panelShow("checks");
@@ -438,7 +444,10 @@
       }).observe(list, { childList: true });
       var checks = document.querySelector(".checks-card");
       if (checks) new MutationObserver(checksUpdate).observe(checks, { childList: true, subtree: true });
+      var stagePanel = document.querySelector('[data-room-panel="stage"]');
+      if (stagePanel) new MutationObserver(stageUpdate).observe(stagePanel, { childList: true, subtree: true });
     }
+    stageUpdate();
     waitingKeys = [];
     checksUpdate();
   });

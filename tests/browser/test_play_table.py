@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 from sessions_app.models import TimelineEvent
 from tests.browser.pages import expect_same_as_fresh_load, room_page
 from tests.factories import CharacterFactory, GameSessionFactory, friday_table
+from tests.sessions_app.log_script import add_chat_lines
 
 pytestmark = pytest.mark.browser
 
@@ -111,3 +112,30 @@ def test_information_tab_shows_rolls_without_chat(browser, table_setup):
 
     expect(_line(aki, "Anyone for tea?")).to_be_hidden()
     expect(aki.locator("#timeline-items .event-command_rolled")).to_be_visible()
+
+
+def test_reader_scrolled_back_gets_a_new_lines_button(browser, table_setup):
+    base_url, session = table_setup
+    add_chat_lines(session, session.table.gm, 60)
+    gm = room_page(browser, base_url, session, "keeper")
+    aki = room_page(browser, base_url, session, "aki")
+    timeline = aki.locator("#timeline-items")
+    timeline.evaluate("list => { list.scrollTop = 0; }")
+
+    _send(gm, "Something stirs in the stacks.")
+    expect(aki.get_by_role("button", name="New lines ↓")).to_be_visible()
+    expect(_line(aki, "Something stirs in the stacks.")).not_to_be_in_viewport()
+    aki.get_by_role("button", name="New lines ↓").click()
+
+    expect(_line(aki, "Something stirs in the stacks.")).to_be_in_viewport()
+    expect(aki.get_by_role("button", name="New lines ↓")).to_be_hidden()
+
+
+def test_check_sound_choice_is_remembered(browser, table_setup):
+    base_url, session = table_setup
+    aki = room_page(browser, base_url, session, "aki")
+
+    aki.get_by_label("Beep when a check waits for me").check()
+    aki.reload()
+
+    expect(aki.get_by_label("Beep when a check waits for me")).to_be_checked()
