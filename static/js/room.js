@@ -311,7 +311,7 @@
   var newestSeq = 0;
   function linesArrived(nodes) {
     var fresh = false;
-    var seen = false;
+    var seen = 0;
     nodes.forEach(function (item) {
       if (!item.getAttribute || !item.hasAttribute("data-seq")) return;
       var seq = parseInt(item.getAttribute("data-seq"), 10) || 0;
@@ -322,10 +322,18 @@
       CHANNELS.forEach(function (name) {
         if (name !== channel && inChannel(item, name)) { unread[name] += 1; fresh = true; }
       });
-      if (inChannel(item, channel)) seen = true;
+      if (inChannel(item, channel)) seen += 1;
     });
     if (fresh) showUnread(true);
     if (!seen) return;
+    // On a phone showing another panel, the Chat tab counts what came meanwhile.
+    var bar = document.querySelector(".room-tabs");
+    var play = playCard();
+    if (bar && play && bar.offsetParent !== null && !play.classList.contains("is-current")) {
+      var badge = document.querySelector("[data-chat-badge]");
+      badge.textContent = String((parseInt(badge.textContent, 10) || 0) + seen);
+      badge.hidden = false;
+    }
     var list = timeline();
     if (following || (list && list.clientHeight === 0)) {
       scrollToNewest();
@@ -342,7 +350,11 @@
     document.querySelectorAll("[data-room-tab]").forEach(function (tab) {
       tab.setAttribute("aria-pressed", tab.getAttribute("data-room-tab") === name ? "true" : "false");
     });
-    if (name === "play" && following) scrollToNewest();
+    if (name === "play") {
+      var badge = document.querySelector("[data-chat-badge]");
+      if (badge) { badge.hidden = true; badge.textContent = ""; }
+      if (following) scrollToNewest();
+    }
   }
   document.addEventListener("click", function (event) {
     var tab = event.target.closest("[data-room-tab]");

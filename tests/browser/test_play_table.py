@@ -79,10 +79,15 @@ def test_phone_player_chats_off_topic_and_answers_a_check(browser, table_setup):
     aki.locator('[data-room-tab="checks"]').click()
     widget = aki.locator("#check-items .roll-widget")
     expect(widget).to_be_in_viewport()
+    _send(gm, "Mind the loose shelf.")
+    expect(aki.locator("[data-chat-badge]")).to_have_text("1")
     widget.get_by_role("button", name="Roll 2D6").click()
 
     expect(aki).to_have_title(TITLE)
     expect(aki.locator("[data-check-badge]")).to_be_hidden()
+    aki.locator('[data-room-tab="play"]').click()
+    expect(aki.locator("[data-chat-badge]")).to_be_hidden()
+    expect(_line(aki, "Mind the loose shelf.")).to_be_in_viewport()
     # The GM's request form still says "Check requested." to the GM who sent it; the player's
     # page is the one that lived through every live change.
     expect_same_as_fresh_load(aki)
