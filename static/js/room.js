@@ -219,11 +219,14 @@
   // The newest line stays in view while the reader is at the bottom; a reader who scrolled
   // back keeps their place and gets a button down to the new lines instead.
   var following = true;
+  // Where the script last put the list: only a reader moving up from there stops following
+  // (the pane shrinking under a still list is no reason to).
+  var placedAt = 0;
   function atBottom(list) { return list.scrollHeight - list.scrollTop - list.clientHeight < 40; }
   function newLinesButton() { return document.querySelector("[data-new-lines]"); }
   function scrollToNewest() {
     var list = timeline();
-    if (list) list.scrollTop = list.scrollHeight;
+    if (list) { list.scrollTop = list.scrollHeight; placedAt = list.scrollTop; }
     following = true;
     var button = newLinesButton();
     if (button) button.hidden = true;
@@ -231,12 +234,27 @@
   document.addEventListener("scroll", function (event) {
     var list = timeline();
     if (!list || event.target !== list) return;
-    following = atBottom(list);
-    if (following) newLinesButton().hidden = true;
+    if (atBottom(list)) {
+      following = true;
+      placedAt = list.scrollTop;
+      newLinesButton().hidden = true;
+    } else if (list.scrollTop < placedAt - 2) {
+      following = false;
+    }
   }, true);
   document.addEventListener("click", function (event) {
     if (event.target.closest("[data-new-lines]")) scrollToNewest();
   });
+  // The pane shrinks (a check alert above it) and lines grow (dice pictures loading): a reader
+  // following the newest line stays with it.
+  function keepFollowing() {
+    var list = timeline();
+    if (following && list) { list.scrollTop = list.scrollHeight; placedAt = list.scrollTop; }
+  }
+  document.addEventListener("load", function (event) {
+    var list = timeline();
+    if (list && event.target.tagName === "IMG" && list.contains(event.target)) keepFollowing();
+  }, true);
 
   // Channels: main (all play but off-topic chatter), off-topic, and information (everything
   // but talk). The server renders every line; the tabs only filter them.
@@ -454,6 +472,7 @@
         records.forEach(function (record) { Array.prototype.push.apply(added, record.addedNodes); });
         linesArrived(added);
       }).observe(list, { childList: true });
+      if (window.ResizeObserver) new ResizeObserver(keepFollowing).observe(list);
       var checks = document.querySelector(".checks-card");
       if (checks) new MutationObserver(checksUpdate).observe(checks, { childList: true, subtree: true });
       var stagePanel = document.querySelector('[data-room-panel="stage"]');
