@@ -83,6 +83,13 @@ class ChatForm(forms.Form):
     face = forms.TypedChoiceField(
         label=_("Expression"), required=False, coerce=int, empty_value=None, choices=()
     )
+    # The timeline tab the line goes to. The room's script keeps it on the tab shown; without
+    # a script it is the one way to choose.
+    channel = forms.ChoiceField(
+        label=_("Channel"),
+        choices=[("main", _("Main")), ("offtopic", _("Off-topic"))],
+        required=False,
+    )
 
     def __init__(self, *args, speakers=(), expressions=(), **kwargs):
         """`expressions`: (character, faces) for each character the viewer may speak as."""
@@ -94,6 +101,9 @@ class ChatForm(forms.Form):
             (character.name, [(face.pk, face.label) for face in faces])
             for character, faces in self.expression_groups
         ]
+
+    def clean_channel(self) -> str:
+        return self.cleaned_data.get("channel") or "main"
 
     def clean_say_as(self) -> dict:
         """Turn "ooc", "narration", "ic:<character>" or "whisper:<user|gm>" into the

@@ -15,6 +15,9 @@ class Chat(TypedDict):
     # The face (portrait or expression) the character said it with, and its label.
     face_id: NotRequired[int]
     face: NotRequired[str]
+    # The room's chat channel: the main table talk, or off-topic (雑談) chatter that the
+    # main timeline tab leaves out. Lines from before channels existed are main.
+    channel: NotRequired[Literal["main", "offtopic"]]
 
 
 class Whisper(TypedDict):
@@ -39,6 +42,7 @@ kind_register(
                 "face": "smile",
             },
             {"text": "Rain drums on the library roof.", "mode": "narration"},
+            {"text": "Pizza is here!", "channel": "offtopic"},
         ),
         topic=Topic.CHAT,
     ),

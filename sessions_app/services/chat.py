@@ -17,6 +17,8 @@ CHAT_MAX_LENGTH = 2000
 
 CHAT_MODES = ("ooc", "ic", "narration", "whisper")
 
+CHAT_CHANNELS = ("main", "offtopic")
+
 
 def chat_post(
     *,
@@ -28,9 +30,11 @@ def chat_post(
     character=None,
     to=None,
     face_id: int | None = None,
+    channel: str = "main",
 ) -> TimelineEvent:
     """Post a line to the session: out of character, in character (as a character on stage),
-    GM narration, a GM-only note, or a whisper between the GM and one player."""
+    GM narration, a GM-only note, or a whisper between the GM and one player; on the main
+    channel or off-topic."""
     membership = require_member(
         user=by,
         table_id=session.table_id,
@@ -46,6 +50,8 @@ def chat_post(
         )
     if mode not in CHAT_MODES:
         raise ValidationError({"mode": _("Choose how to say it.")})
+    if channel not in CHAT_CHANNELS:
+        raise ValidationError({"channel": _("Choose the main channel or off-topic.")})
     if gm_only and not by_gm:
         raise PermissionDenied(_("Only the GM can write GM-only notes."))
     payload = {"text": text}
@@ -64,6 +70,9 @@ def chat_post(
         payload["mode"] = mode
     elif mode == "whisper":
         return _whisper(session, by, text, to, by_gm)
+    if channel != "main":
+        # Main lines keep the payload they always had, so old and new logs read alike.
+        payload["channel"] = channel
     visibility = TimelineEvent.Visibility.GM if gm_only else TimelineEvent.Visibility.EVERYONE
     return timeline_append(
         session=session, kind="chat", actor=by, payload=payload, visibility=visibility

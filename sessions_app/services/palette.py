@@ -107,6 +107,7 @@ def chat_send(
     character: Character | None = None,
     to=None,
     face_id: int | None = None,
+    channel: str = "main",
 ) -> TimelineEvent:
     """The chat: a line as before, or a resource command typed there (`:HP-3`)."""
     if resource_command_parse(text) is not None and not gm_only and mode in ("ooc", "ic"):
@@ -128,6 +129,7 @@ def chat_send(
         character=character,
         to=to,
         face_id=face_id,
+        channel=channel,
     )
 
 

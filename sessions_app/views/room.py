@@ -172,6 +172,7 @@ def chat_post(request, session_id: int):
             initial={
                 "say_as": request.POST.get("say_as", "ooc"),
                 "face": form.cleaned_data.get("face"),
+                "channel": form.cleaned_data["channel"],
             },
         )
     return _respond(request, session, membership, "chat-form", chat_form=form)
@@ -195,6 +196,7 @@ def _chat(request, session, data):
         character=character,
         to=to,
         face_id=data.get("face") if character is not None else None,
+        channel=data["channel"],
     )
 
 

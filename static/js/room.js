@@ -19,10 +19,6 @@
     status.classList.toggle("is-live", connected);
   }
 
-  function scrollToNewest() {
-    var list = document.getElementById("timeline-items");
-    if (list) list.scrollTop = list.scrollHeight;
-  }
 
   // A board already showing this version (the mover's own page got it with the answer to
   // its request) is left alone, so a card or piece chosen meanwhile stays chosen.
@@ -212,6 +208,278 @@
     // Signed out (in another tab) or made GM: a fresh load shows what is theirs now.
     if (code === 4401 || code === 4409) window.location.reload();
   });
-  document.addEventListener("htmx:wsAfterMessage", scrollToNewest);
-  document.addEventListener("DOMContentLoaded", scrollToNewest);
+
+  // ---- The play table: the room's panels one tap away on a phone, the timeline's channels,
+  // the newest line kept in view, and a check waiting for the viewer made hard to miss.
+
+  function room() { return document.getElementById("room"); }
+  function timeline() { return document.getElementById("timeline-items"); }
+  function playCard() { return document.querySelector(".timeline-card[data-room-panel]"); }
+
+  // The newest line stays in view while the reader is at the bottom; a reader who scrolled
+  // back keeps their place and gets a button down to the new lines instead.
+  var following = true;
+  // Where the script last put the list: only a reader moving up from there stops following
+  // (the pane shrinking under a still list is no reason to).
+  var placedAt = 0;
+  function atBottom(list) { return list.scrollHeight - list.scrollTop - list.clientHeight < 40; }
+  function newLinesButton() { return document.querySelector("[data-new-lines]"); }
+  function scrollToNewest() {
+    var list = timeline();
+    if (list) { list.scrollTop = list.scrollHeight; placedAt = list.scrollTop; }
+    following = true;
+    var button = newLinesButton();
+    if (button) button.hidden = true;
+  }
+  document.addEventListener("scroll", function (event) {
+    var list = timeline();
+    if (!list || event.target !== list) return;
+    if (atBottom(list)) {
+      following = true;
+      placedAt = list.scrollTop;
+      newLinesButton().hidden = true;
+    } else if (list.scrollTop < placedAt - 2) {
+      following = false;
+    }
+  }, true);
+  document.addEventListener("click", function (event) {
+    if (event.target.closest("[data-new-lines]")) scrollToNewest();
+  });
+  // The pane shrinks (a check alert above it) and lines grow (dice pictures loading): a reader
+  // following the newest line stays with it.
+  function keepFollowing() {
+    var list = timeline();
+    if (following && list) { list.scrollTop = list.scrollHeight; placedAt = list.scrollTop; }
+  }
+  document.addEventListener("load", function (event) {
+    var list = timeline();
+    if (list && event.target.tagName === "IMG" && list.contains(event.target)) keepFollowing();
+  }, true);
+
+  // Channels: main (all play but off-topic chatter), off-topic, and information (everything
+  // but talk). The server renders every line; the tabs only filter them.
+  var CHANNELS = ["main", "offtopic", "info"];
+  var channel = "main";
+  function inChannel(item, name) {
+    if (name === "main") return !item.classList.contains("event-offtopic");
+    if (name === "offtopic") return item.classList.contains("event-offtopic");
+    return !item.classList.contains("event-talk");
+  }
+  var unread = { main: 0, offtopic: 0, info: 0 };
+  function channelTab(name) { return document.querySelector('[data-channel-tab="' + name + '"]'); }
+  function showUnread(announce) {
+    var said = [];
+    CHANNELS.forEach(function (name) {
+      var tab = channelTab(name);
+      if (!tab) return;
+      var count = tab.querySelector("[data-unread]");
+      count.hidden = unread[name] === 0;
+      count.textContent = unread[name] ? String(unread[name]) : "";
+      var label = tab.firstChild.textContent.trim();
+      tab.setAttribute("aria-label", unread[name]
+        ? label + " (" + unread[name] + " " + room().getAttribute("data-unread-text") + ")" : label);
+      if (unread[name]) said.push(label + " " + unread[name]);
+    });
+    var status = document.querySelector("[data-unread-announce]");
+    if (status && announce) {
+      status.textContent = said.length ? said.join(", ") + " " + room().getAttribute("data-unread-text") : "";
+    }
+  }
+  function channelSync() {
+    // A line goes where the reader is looking; information has no chat of its own.
+    var form = document.getElementById("chat-form");
+    if (!form) return;
+    var select = form.querySelector("select[name=channel]");
+    if (select) select.value = channel === "offtopic" ? "offtopic" : "main";
+    form.classList.toggle("is-offtopic", channel === "offtopic");
+  }
+  function channelShow(name, focus) {
+    channel = name;
+    var card = playCard();
+    if (card) card.setAttribute("data-channel", name);
+    CHANNELS.forEach(function (other) {
+      var tab = channelTab(other);
+      if (!tab) return;
+      tab.setAttribute("aria-selected", other === name ? "true" : "false");
+      tab.tabIndex = other === name ? 0 : -1;
+      if (other === name && focus) tab.focus();
+    });
+    unread[name] = 0;
+    showUnread(false);
+    channelSync();
+    scrollToNewest();
+  }
+  document.addEventListener("click", function (event) {
+    var tab = event.target.closest("[data-channel-tab]");
+    if (tab) channelShow(tab.getAttribute("data-channel-tab"), false);
+  });
+  document.addEventListener("keydown", function (event) {
+    var tab = event.target.closest && event.target.closest("[data-channel-tab]");
+    if (!tab || (event.key !== "ArrowRight" && event.key !== "ArrowLeft")) return;
+    var step = event.key === "ArrowRight" ? 1 : CHANNELS.length - 1;
+    var next = CHANNELS[(CHANNELS.indexOf(tab.getAttribute("data-channel-tab")) + step) % CHANNELS.length];
+    channelShow(next, true);
+    event.preventDefault();
+  });
+  // The chat form comes back after every post and with stage changes: it keeps the channel.
+  document.addEventListener("htmx:afterSettle", channelSync);
+  document.addEventListener("htmx:oobAfterSwap", channelSync);
+
+  // Lines arriving: counted on the tabs that are not shown, and followed when at the bottom.
+  var newestSeq = 0;
+  function linesArrived(nodes) {
+    var fresh = false;
+    var seen = 0;
+    nodes.forEach(function (item) {
+      if (!item.getAttribute || !item.hasAttribute("data-seq")) return;
+      var seq = parseInt(item.getAttribute("data-seq"), 10) || 0;
+      // Earlier lines loaded on request are history, not news.
+      if (seq <= newestSeq) return;
+      newestSeq = seq;
+      if (!item.textContent.trim()) return;
+      CHANNELS.forEach(function (name) {
+        if (name !== channel && inChannel(item, name)) { unread[name] += 1; fresh = true; }
+      });
+      if (inChannel(item, channel)) seen += 1;
+    });
+    if (fresh) showUnread(true);
+    if (!seen) return;
+    // On a phone showing another panel, the Chat tab counts what came meanwhile.
+    var bar = document.querySelector(".room-tabs");
+    var play = playCard();
+    if (bar && play && bar.offsetParent !== null && !play.classList.contains("is-current")) {
+      var badge = document.querySelector("[data-chat-badge]");
+      badge.textContent = String((parseInt(badge.textContent, 10) || 0) + seen);
+      badge.hidden = false;
+    }
+    var list = timeline();
+    if (following || (list && list.clientHeight === 0)) {
+      scrollToNewest();
+    } else {
+      newLinesButton().hidden = false;
+    }
+  }
+
+  // Phone: a tab bar shows one panel at a time; wide screens show them all and ignore it.
+  function panelShow(name) {
+    document.querySelectorAll("[data-room-panel]").forEach(function (panel) {
+      panel.classList.toggle("is-current", panel.getAttribute("data-room-panel") === name);
+    });
+    document.querySelectorAll("[data-room-tab]").forEach(function (tab) {
+      tab.setAttribute("aria-pressed", tab.getAttribute("data-room-tab") === name ? "true" : "false");
+    });
+    if (name === "play") {
+      var badge = document.querySelector("[data-chat-badge]");
+      if (badge) { badge.hidden = true; badge.textContent = ""; }
+      if (following) scrollToNewest();
+    }
+  }
+  document.addEventListener("click", function (event) {
+    var tab = event.target.closest("[data-room-tab]");
+    if (tab) panelShow(tab.getAttribute("data-room-tab"));
+  });
+  // A palette line goes to the roll box, which lives with the chat: show it first.
+  document.addEventListener("click", function (event) {
+    if (event.target.closest(".palette-to-box")) panelShow("play");
+  }, true);
+
+  // Checks waiting for the viewer: counted in the title, said once, the panel highlighted,
+  // a badge on the phone's tab, and (if asked for) a short beep.
+  var baseTitle = document.title;
+  var waitingKeys = [];
+  var SOUND_KEY = "srs-check-sound";
+  function soundOn() {
+    try { return window.localStorage.getItem(SOUND_KEY) === "1"; } catch (e) { return false; }
+  }
+  var audio = null;
+  function beep() {
+    var Context = window.AudioContext || window.webkitAudioContext;
+    if (!Context) return;
+    try {
+      audio = audio || new Context();
+      var tone = audio.createOscillator();
+      var gain = audio.createGain();
+      tone.frequency.value = 880;
+      gain.gain.setValueAtTime(0.15, audio.currentTime);
+      gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.25);
+      tone.connect(gain).connect(audio.destination);
+      tone.start();
+      tone.stop(audio.currentTime + 0.25);
+    } catch (e) { /* no sound available: the title and the highlight still say it */ }
+  }
+  function checksUpdate() {
+    var holder = room();
+    if (!holder) return;
+    var waiting = Array.prototype.map.call(
+      document.querySelectorAll("#check-items .check-item-roll"),
+      function (item) { return item.getAttribute("data-check-key") || item.id; });
+    var count = waiting.length;
+    var text = holder.getAttribute("data-waiting-text");
+    document.title = count ? "(" + count + ") " + text + " · " + baseTitle : baseTitle;
+    var card = document.querySelector(".checks-card");
+    if (card) card.classList.toggle("has-waiting", count > 0);
+    var badge = document.querySelector("[data-check-badge]");
+    if (badge) { badge.hidden = !count; badge.textContent = count ? String(count) : ""; }
+    var alert = document.querySelector("[data-check-alert]");
+    if (alert) {
+      alert.hidden = !count;
+      alert.querySelector("[data-check-alert-text]").textContent = count ? text + " (" + count + ")" : "";
+    }
+    var arrived = waiting.some(function (key) { return waitingKeys.indexOf(key) < 0; });
+    waitingKeys = waiting;
+    if (arrived) {
+      var status = document.querySelector("[data-check-announce]");
+      if (status) status.textContent = text + " (" + count + ")";
+      if (soundOn()) beep();
+    }
+  }
+  // A stage request or scene wish the viewer must answer puts a dot on the phone's Stage tab.
+  function stageUpdate() {
+    var dot = document.querySelector("[data-stage-alert]");
+    var stage = document.getElementById("stage");
+    if (dot) dot.hidden = !(stage && stage.querySelector(".needs-you, #stage-heading .badge-alert"));
+  }
+  document.addEventListener("click", function (event) {
+    if (!event.target.closest("[data-check-jump]")) return;
+    panelShow("checks");
+    var heading = document.querySelector("#check-items .check-item-roll h3");
+    if (!heading) return;
+    heading.tabIndex = -1;
+    heading.scrollIntoView({ block: "start" });
+    heading.focus();
+  });
+  document.addEventListener("change", function (event) {
+    if (!event.target.matches || !event.target.matches("[data-check-sound]")) return;
+    try { window.localStorage.setItem(SOUND_KEY, event.target.checked ? "1" : "0"); } catch (e) { /* private mode */ }
+    if (event.target.checked) beep();
+  });
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var holder = room();
+    if (!holder) return;
+    holder.classList.add("has-script");
+    document.querySelectorAll(".room-tabs, .channel-tabs").forEach(function (bar) { bar.hidden = false; });
+    var sound = document.querySelector("[data-check-sound]");
+    if (sound) sound.checked = soundOn();
+    newestSeq = lastSeq();
+    channelShow("main", false);
+    panelShow("play");
+    // Watch the parts that are swapped in whole: what they hold may change at any time.
+    var list = timeline();
+    if (list && window.MutationObserver) {
+      new MutationObserver(function (records) {
+        var added = [];
+        records.forEach(function (record) { Array.prototype.push.apply(added, record.addedNodes); });
+        linesArrived(added);
+      }).observe(list, { childList: true });
+      if (window.ResizeObserver) new ResizeObserver(keepFollowing).observe(list);
+      var checks = document.querySelector(".checks-card");
+      if (checks) new MutationObserver(checksUpdate).observe(checks, { childList: true, subtree: true });
+      var stagePanel = document.querySelector('[data-room-panel="stage"]');
+      if (stagePanel) new MutationObserver(stageUpdate).observe(stagePanel, { childList: true, subtree: true });
+    }
+    stageUpdate();
+    waitingKeys = [];
+    checksUpdate();
+  });
 })();

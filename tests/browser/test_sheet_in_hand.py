@@ -55,6 +55,8 @@ def test_imported_character_rolls_from_its_palette_and_loses_hp_live(browser, ta
 
     # It takes part in the session, and its palette is there in the room (at phone width).
     aki.goto(f"{base_url}/sessions/{session.pk}/")
+    # On a phone the cast is under the Table tab and the palette under Sheets.
+    aki.locator('[data-room-tab="table"]').click()
     aki.get_by_label("Character to add").select_option(label="天城 アキ (aki)")
     aki.locator("#cast-panel").get_by_role("button", name="Add").click()
     expect(aki.locator("#cast-panel .item-list")).to_contain_text("天城 アキ")
@@ -62,6 +64,7 @@ def test_imported_character_rolls_from_its_palette_and_loses_hp_live(browser, ta
     expect(aki.locator("#connection-status")).to_have_text("Live")
     palette = aki.locator("#palette")
     expect(palette).to_contain_text("2D6+{反射}>=")
+    aki.locator('[data-room-tab="sheets"]').click()
 
     # A palette line goes to the roll box, as the character; the player types the target.
     palette.get_by_role("button", name="2D6+{反射}>=", exact=True).click()

@@ -277,6 +277,35 @@ def test_export_filename_safe(session):
 # Import --------------------------------------------------------------------------------
 
 
+def test_export_markdown_marks_offtopic_line(session, gm):
+    chat_post(session=session, by=gm, text="Pizza is here", channel="offtopic")
+
+    markdown = log_export.export_markdown(viewer=_viewer(session, gm))
+
+    # Markdown escapes the brackets, so they read as brackets and not as a link.
+    assert "\\[Off-topic\\] gm: Pizza is here" in markdown
+
+
+def test_export_markdown_leaves_main_line_unmarked(session, gm):
+    chat_post(session=session, by=gm, text="Open the door")
+
+    assert "Off-topic" not in log_export.export_markdown(viewer=_viewer(session, gm))
+
+
+def test_log_import_refuses_chat_with_unknown_channel(played, gm, outsider):
+    document = _gm_document(played, gm)
+    line = next(event for event in document["events"] if event["kind"] == "chat")
+    line["payload"]["channel"] = "lobby"
+    assert "fields its kind chat needs" in _refused(json.dumps(document), outsider)
+
+
+def test_log_import_keeps_offtopic_channel(session, gm, outsider):
+    chat_post(session=session, by=gm, text="Pizza is here", channel="offtopic")
+    imported = log_import(data=json.dumps(_gm_document(session, gm)), by=outsider)
+    line = imported.events.get(kind="chat")
+    assert line.payload["channel"] == "offtopic"
+
+
 def _gm_document(played, gm) -> dict:
     return log_export.export_json(viewer=_viewer(played, gm))
 

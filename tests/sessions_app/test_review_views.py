@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from sessions_app import log_export
 from sessions_app.models import GameSession, ImportedLog, Table, TimelineEvent
+from sessions_app.services.chat import chat_post
 from tests.factories import MembershipFactory, UserFactory
 from tests.sessions_app.log_script import PUBLIC, SECRETS, add_chat_lines, play_scripted_session
 
@@ -209,3 +210,12 @@ def test_review_and_exports_queries_constant(session, gm, player, name):
         add_chat_lines(session, gm, total - session.last_seq)
         counts.append(_page_queries(client, url))
     assert counts[0] == counts[1] > 0
+
+
+def test_review_badges_offtopic_line(session, gm):
+    chat_post(session=session, by=gm, text="Pizza is here", channel="offtopic")
+
+    page = _review(session, gm).content.decode()
+
+    assert 'class="badge badge-offtopic">[Off-topic]</span>' in page
+    assert "Pizza is here" in page

@@ -284,6 +284,26 @@ def test_chat_post_too_long_refused(session, player):
         chat_post(session=session, by=player, text="x" * (CHAT_MAX_LENGTH + 1))
 
 
+def test_chat_post_offtopic_marks_its_channel(session, player):
+    event = chat_post(session=session, by=player, text="Pizza?", channel="offtopic")
+
+    assert event.payload == {"text": "Pizza?", "channel": "offtopic"}
+
+
+def test_chat_post_unknown_channel_refused(session, player):
+    with pytest.raises(ValidationError):
+        chat_post(session=session, by=player, text="hi", channel="lobby")
+
+    assert not TimelineEvent.objects.filter(kind="chat").exists()
+
+
+def test_chat_payload_with_unknown_channel_refused_on_append(session, player):
+    with pytest.raises(PayloadError):
+        timeline_append(
+            session=session, kind="chat", actor=player, payload={"text": "hi", "channel": "x"}
+        )
+
+
 def test_presence_enter_and_leave(session, player):
     presence_enter(session_id=session.pk, user=player, channel_name="chan-1")
     assert session.presences.filter(user=player).count() == 1

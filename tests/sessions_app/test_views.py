@@ -252,6 +252,24 @@ def test_chat_post_htmx_appends_event_and_returns_empty_form(player_client, sess
     assert TimelineEvent.objects.get(kind="chat").payload == {"text": "Hello <b>there</b>"}
 
 
+def test_chat_post_offtopic_channel_posts_offtopic_and_keeps_the_channel(player_client, session):
+    response = player_client.post(
+        reverse("chat_post", args=[session.pk]), {"text": "Pizza?", "channel": "offtopic"}, **HTMX
+    )
+
+    assert TimelineEvent.objects.get(kind="chat").payload["channel"] == "offtopic"
+    assert '<option value="offtopic" selected>' in response.content.decode()
+
+
+def test_chat_post_unknown_channel_shows_error_and_appends_nothing(player_client, session):
+    response = player_client.post(
+        reverse("chat_post", args=[session.pk]), {"text": "hi", "channel": "lobby"}, **HTMX
+    )
+
+    assert b'role="alert"' in response.content
+    assert not TimelineEvent.objects.filter(kind="chat").exists()
+
+
 def test_chat_text_is_escaped_in_page(player_client, session, player):
     chat_post(session=session, by=player, text="<script>alert(1)</script>")
 

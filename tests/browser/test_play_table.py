@@ -1,0 +1,146 @@
+"""The room as a play table on a phone: the chat in front, the timeline's channels, and a check
+waiting for the player signalled until it is answered."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from sessions_app.models import TimelineEvent
+from tests.browser.pages import expect_same_as_fresh_load, room_page
+from tests.factories import CharacterFactory, GameSessionFactory, friday_table
+from tests.sessions_app.log_script import add_chat_lines
+
+pytestmark = pytest.mark.browser
+
+TITLE = "The Akashic Library · SRS Table"
+
+
+@pytest.fixture
+def table_setup(live_server_url):
+    table, gm, (aki,) = friday_table("aki")
+    session = GameSessionFactory(table=table, title="The Akashic Library")
+    session.characters.add(
+        CharacterFactory(table=table, owner=aki, name="Aki", judgement_values={"Reflexes": 4})
+    )
+    return live_server_url, session
+
+
+def _send(page, text):
+    page.locator("#chat_text").fill(text)
+    page.get_by_role("button", name="Send", exact=True).click()
+
+
+def _line(page, text):
+    return page.locator("#timeline-items .event", has_text=text)
+
+
+def _request_check(gm, what):
+    gm.locator("summary", has_text="Request a check").click()
+    form = gm.locator("#check-request-form")
+    form.get_by_label("Character").select_option(label="Aki (aki)")
+    form.get_by_label("What for").fill(what)
+    form.get_by_label("Judgement value").select_option("Reflexes")
+    form.get_by_label("Difficulty", exact=True).fill("9")
+    form.get_by_role("button", name="Ask for the check").click()
+
+
+def test_phone_player_chats_off_topic_and_answers_a_check(browser, table_setup):
+    base_url, session = table_setup
+    gm = room_page(browser, base_url, session, "keeper")
+    aki = room_page(browser, base_url, session, "aki", width=390, height=844)
+
+    expect(aki.locator("#chat_text")).to_be_in_viewport(ratio=1)
+    assert aki.evaluate("window.scrollY") == 0
+
+    _send(aki, "Shall we open the door?")
+    expect(_line(aki, "Shall we open the door?")).to_be_visible()
+
+    aki.get_by_role("tab", name="Off-topic").click()
+    expect(_line(aki, "Shall we open the door?")).to_be_hidden()
+    _send(aki, "Pizza is here")
+    expect(_line(aki, "Pizza is here")).to_be_visible()
+    assert TimelineEvent.objects.get(payload__text="Pizza is here").payload["channel"] == "offtopic"
+
+    _send(gm, "The door creaks open.")
+    expect(_line(gm, "The door creaks open.")).to_be_visible()
+    expect(aki.locator('[data-channel-tab="main"] [data-unread]')).to_have_text("1")
+    expect(_line(aki, "The door creaks open.")).to_be_hidden()
+
+    aki.get_by_role("tab", name=re.compile("^Main")).click()
+    expect(aki.locator('[data-channel-tab="main"] [data-unread]')).to_be_hidden()
+    expect(_line(aki, "The door creaks open.")).to_be_visible()
+    expect(_line(aki, "Pizza is here")).to_be_hidden()
+
+    _request_check(gm, "Climb the archive shelves")
+    expect(aki).to_have_title("(1) Check waiting · " + TITLE)
+    expect(aki.locator("[data-check-badge]")).to_have_text("1")
+
+    aki.locator('[data-room-tab="checks"]').click()
+    widget = aki.locator("#check-items .roll-widget")
+    expect(widget).to_be_in_viewport()
+    _send(gm, "Mind the loose shelf.")
+    expect(aki.locator("[data-chat-badge]")).to_have_text("1")
+    widget.get_by_role("button", name="Roll 2D6").click()
+
+    expect(aki).to_have_title(TITLE)
+    expect(aki.locator("[data-check-badge]")).to_be_hidden()
+    aki.locator('[data-room-tab="play"]').click()
+    expect(aki.locator("[data-chat-badge]")).to_be_hidden()
+    expect(_line(aki, "Mind the loose shelf.")).to_be_in_viewport()
+    # The GM's request form still says "Check requested." to the GM who sent it; the player's
+    # page is the one that lived through every live change.
+    expect_same_as_fresh_load(aki)
+
+
+def test_check_jump_moves_focus_to_the_waiting_check(browser, table_setup):
+    base_url, session = table_setup
+    gm = room_page(browser, base_url, session, "keeper")
+    aki = room_page(browser, base_url, session, "aki")
+
+    _request_check(gm, "Climb the archive shelves")
+    aki.get_by_role("button", name="Go to the check").click()
+
+    expect(aki.locator("#check-items h3")).to_be_focused()
+    expect(aki.locator(".checks-card")).to_have_class(re.compile("has-waiting"))
+
+
+def test_information_tab_shows_rolls_without_chat(browser, table_setup):
+    base_url, session = table_setup
+    aki = room_page(browser, base_url, session, "aki")
+
+    _send(aki, "Anyone for tea?")
+    aki.locator("#roll_text").fill("2D6")
+    aki.get_by_role("button", name="Roll", exact=True).click()
+    expect(aki.locator("#timeline-items .event-command_rolled")).to_be_visible()
+    aki.get_by_role("tab", name="Information").click()
+
+    expect(_line(aki, "Anyone for tea?")).to_be_hidden()
+    expect(aki.locator("#timeline-items .event-command_rolled")).to_be_visible()
+
+
+def test_reader_scrolled_back_gets_a_new_lines_button(browser, table_setup):
+    base_url, session = table_setup
+    add_chat_lines(session, session.table.gm, 60)
+    gm = room_page(browser, base_url, session, "keeper")
+    aki = room_page(browser, base_url, session, "aki")
+    timeline = aki.locator("#timeline-items")
+    timeline.evaluate("list => { list.scrollTop = 0; }")
+
+    _send(gm, "Something stirs in the stacks.")
+    expect(aki.get_by_role("button", name="New lines ↓")).to_be_visible()
+    expect(_line(aki, "Something stirs in the stacks.")).not_to_be_in_viewport()
+    aki.get_by_role("button", name="New lines ↓").click()
+
+    expect(_line(aki, "Something stirs in the stacks.")).to_be_in_viewport()
+    expect(aki.get_by_role("button", name="New lines ↓")).to_be_hidden()
+
+
+def test_check_sound_choice_is_remembered(browser, table_setup):
+    base_url, session = table_setup
+    aki = room_page(browser, base_url, session, "aki")
+
+    aki.get_by_label("Beep when a check waits for me").check()
+    aki.reload()
+
+    expect(aki.get_by_label("Beep when a check waits for me")).to_be_checked()
