@@ -87,7 +87,11 @@ def test_acticsx_turn_planned_resolved_and_auto(browser, match_setup):
         aki_board.get_by_role("button", name="Confirm the plan").click()
         expect(aki_board).to_contain_text(f"Action phase of turn {turn}")
 
-    # Aki resigns; the result reaches everyone's timeline.
+    # Aki resigns once the computer's plan for turn 4 has arrived: a click meanwhile would
+    # land on the board being replaced.
+    expect(aki_board).to_contain_text("Turn 4: plan in secret")
+    expect(aki_board.locator(".badge", has_text="plan confirmed")).to_be_visible()
+    # The result reaches everyone's timeline.
     aki.once("dialog", lambda dialog: dialog.accept())
     aki_board.get_by_role("button", name="Resign").click()
     for page in (aki, ren):

@@ -7,8 +7,17 @@ import pytest
 from playwright.sync_api import expect
 
 from sessions_app.models import TimelineEvent
+from sessions_app.services.faces import face_add
+from sessions_app.services.scenes import scene_start
 from tests.browser.pages import expect_same_as_fresh_load, room_page
-from tests.factories import CharacterFactory, GameSessionFactory, friday_table
+from tests.factories import (
+    CharacterFactory,
+    GameSessionFactory,
+    cast_member,
+    friday_table,
+    main_play_start,
+)
+from tests.pictures import picture_bytes
 from tests.sessions_app.log_script import add_chat_lines
 
 pytestmark = pytest.mark.browser
@@ -144,3 +153,33 @@ def test_check_sound_choice_is_remembered(browser, table_setup):
     aki.reload()
 
     expect(aki.get_by_label("Beep when a check waits for me")).to_be_checked()
+
+
+@pytest.fixture
+def aki_on_stage_with_a_smile(live_server_url):
+    table, gm, (aki,) = friday_table("aki")
+    session = GameSessionFactory(table=table, title="The Akashic Library")
+    character = cast_member(session, aki, name="Aki", slot=1)
+    face_add(character=character, by=aki, data=picture_bytes("PNG"), label="calm")
+    face_add(character=character, by=aki, data=picture_bytes("PNG", size=(64, 64)), label="smile")
+    main_play_start(session, gm)
+    scene_start(session=session, by=gm, scene_player=character)
+    return live_server_url, session
+
+
+def test_phone_player_speaks_with_an_expression(browser, aki_on_stage_with_a_smile):
+    base_url, session = aki_on_stage_with_a_smile
+    gm = room_page(browser, base_url, session, "keeper")
+    aki = room_page(browser, base_url, session, "aki", width=390, height=844)
+
+    aki.get_by_label("Say as").select_option(label="As Aki (in character)")
+    aki.get_by_label("Expression").select_option(label="Aki: smile")
+    expect(aki.locator("#chat_text")).to_be_in_viewport(ratio=1)
+    _send(aki, "Found it!")
+
+    for page in (aki, gm):
+        face = page.locator("#timeline-items li.event-chat img.line-face[alt='Aki: smile']")
+        expect(face).to_be_visible()
+    expect(aki.locator("#chat_text")).to_be_in_viewport(ratio=1)
+    expect_same_as_fresh_load(aki)
+    expect_same_as_fresh_load(gm)

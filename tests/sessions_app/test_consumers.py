@@ -198,7 +198,9 @@ async def test_consumer_rolled_back_action_emits_no_frame(session, gm, player):
     with pytest.raises(RuntimeError):
         await append_then_fail()
 
-    assert await communicator.receive_nothing(timeout=0.5)
+    # A late presence update may still come on a loaded machine; no line may.
+    frames = await _frames(communicator)
+    assert not [frame for frame in frames if "timeline-items" in frame]
     await communicator.disconnect()
 
 
