@@ -56,6 +56,23 @@ LATE_SECONDS = 5.0
 ALL_PANELS = (Panel.STAGE, Panel.HANDOUTS, Panel.CAST)
 
 
+def _message_of(text_data) -> dict | None:
+    """The page's message as a dict; None for anything else (it is ignored)."""
+    try:
+        message = json.loads(text_data or "{}")
+    except json.JSONDecodeError:
+        return None
+    return message if isinstance(message, dict) else None
+
+
+def _last_seq_of(message: dict) -> int:
+    """The last sequence number the page holds; 0 when it sent none or nonsense."""
+    try:
+        return max(0, int(message.get("last_seq") or 0))
+    except (TypeError, ValueError, OverflowError):
+        return 0
+
+
 class SessionConsumer(AsyncWebsocketConsumer):
     """One member's live connection to one session's room."""
 
@@ -126,11 +143,8 @@ class SessionConsumer(AsyncWebsocketConsumer):
         if access != self.is_gm:
             await self.close(code=CLOSE_ROLE_CHANGED)
             return
-        try:
-            message = json.loads(text_data or "{}")
-        except json.JSONDecodeError:
-            return
-        if not isinstance(message, dict):
+        message = _message_of(text_data)
+        if message is None:
             return
         if message.get("type") == "ping":
             await database_sync_to_async(presence_seen)(channel_name=self.channel_name)
@@ -150,10 +164,7 @@ class SessionConsumer(AsyncWebsocketConsumer):
                 return
             self.cursor = await self._session_last_seq()
             return
-        try:
-            last_seq = max(0, int(message.get("last_seq") or 0))
-        except (TypeError, ValueError, OverflowError):
-            last_seq = 0
+        last_seq = _last_seq_of(message)
         async with self.catching_up:
             session_seq = await self._session_last_seq()
             # A client cannot hold more than exists (a stale tab of a reset database, say);
@@ -433,20 +444,14 @@ class SpectatorConsumer(AsyncWebsocketConsumer):
         if await self._session() is None:
             await self.close(code=CLOSE_NOT_A_MEMBER)
             return
-        try:
-            message = json.loads(text_data or "{}")
-        except json.JSONDecodeError:
-            return
-        if not isinstance(message, dict):
+        message = _message_of(text_data)
+        if message is None:
             return
         if message.get("type") == "ping":
             await database_sync_to_async(spectator_seen)(channel_name=self.channel_name)
             await self._catch_up()
         elif message.get("type") == "sync":
-            try:
-                last_seq = max(0, int(message.get("last_seq") or 0))
-            except (TypeError, ValueError, OverflowError):
-                last_seq = 0
+            last_seq = _last_seq_of(message)
             async with self.catching_up:
                 session_seq = await self._session_last_seq()
                 self.cursor = min(last_seq, session_seq)
