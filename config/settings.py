@@ -220,6 +220,9 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 # MEDIA_STORAGE_OPTIONS. They are served by a view that checks who may see them, never
 # from a public MEDIA_URL.
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "media"))
+# A pasted character JSON may carry its pictures as data: URLs (services/ccfolia.py allows
+# 8,000,000 characters then); nginx accepts bodies up to 10 MB as well.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
 STORAGES = {
     "default": {
         "BACKEND": os.environ.get(

@@ -172,7 +172,7 @@ def _deck_cards(post) -> list[str]:
     cards = []
     for card_id in acticsx_cards.CARDS:
         raw = post.get(f"count_{card_id}", "") or "0"
-        count = int(raw) if raw.isdigit() else 0
+        count = int(raw) if raw.isdecimal() else 0
         cards.extend([card_id] * min(count, 9))
     return cards
 

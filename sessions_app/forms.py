@@ -112,10 +112,10 @@ class ChatForm(forms.Form):
         mode, _sep, target = value.partition(":")
         if mode in ("ooc", "narration") and not target:
             return {"mode": mode}
-        if mode == "ic" and target.isdigit():
+        if mode == "ic" and target.isdecimal():
             return {"mode": mode, "character_id": int(target)}
-        if mode == "whisper" and (target.isdigit() or target == "gm"):
-            return {"mode": mode, "to_id": int(target) if target.isdigit() else None}
+        if mode == "whisper" and (target.isdecimal() or target == "gm"):
+            return {"mode": mode, "to_id": int(target) if target.isdecimal() else None}
         raise forms.ValidationError(_("Choose how to say it."))
 
 
@@ -785,7 +785,7 @@ class LogImportForm(forms.Form):
 
     file = forms.FileField(
         label=_("Session log (JSON)"),
-        help_text=_("A file exported from a session's review page, at most 5 MB."),
+        help_text=_("A file exported from a session's review page, at most 25 MB."),
         widget=forms.ClearableFileInput(attrs={"accept": ".json,application/json"}),
     )
 

@@ -989,7 +989,7 @@ class Amount:
 def amount_parse(text: str) -> Amount:
     """Read a number (0–999) or a plain dice sum; anything else raises CommandError."""
     text = (text or "").strip().upper()
-    if text.isdigit():
+    if text.isdecimal():
         number = int(text)
         if number > 999:
             raise CommandError("An amount is at most 999.")

@@ -32,7 +32,7 @@ def resolve_deck(choice: str | None, player) -> str | list[str]:
         return READY_MADE_DECKS[0]
     if choice in READY_MADE_DECKS:
         return choice
-    if choice.startswith("deck:") and choice[5:].isdigit():
+    if choice.startswith("deck:") and choice[5:].isdecimal():
         deck = Deck.objects.filter(pk=int(choice[5:])).first()
         if deck is not None and player is not None and deck.owner_id == player.pk:
             return list(deck.cards)

@@ -32,7 +32,7 @@ def board_context(match: Match, user, *, params=None, refused=None) -> dict[str,
     params = params or {}
     card = params.get("card") or None
     piece = params.get("piece")
-    piece = int(piece) if isinstance(piece, str) and piece.isdigit() else None
+    piece = int(piece) if isinstance(piece, str) and piece.isdecimal() else None
     seat = match.seat_of(user)
     state = engine.from_dict(match.state)
     view = engine.player_view(state, seat)
@@ -122,9 +122,9 @@ def action_from_post(post) -> dict[str, Any]:
     kind = post.get("type", "")
     if kind == "use":
         action = {"type": "use", "card": post.get("card", "")}
-        if post.get("piece", "").isdigit():
+        if post.get("piece", "").isdecimal():
             action["piece"] = int(post["piece"])
-        if post.get("target_column", "").isdigit() and post.get("target_row", "").isdigit():
+        if post.get("target_column", "").isdecimal() and post.get("target_row", "").isdecimal():
             action["target"] = [int(post["target_column"]), int(post["target_row"])]
         return action
     if kind == "discard":

@@ -29,15 +29,16 @@ def face_visible(*, user, face_id: int, watched=frozenset()) -> CharacterFace | 
     if face is None:
         return None
     character = face.character
-    if character.table_id in watched:
+    membership = membership_get(user=user, table_id=character.table_id)
+    if membership is None:
+        # A spectator (or a member's own spectator link) sees no more than the players do.
+        if character.table_id not in watched:
+            return None
         public = (
             character.kind == character.Kind.PC
             or Appearance.objects.filter(character_id=character.pk).exists()
         )
         return face if public else None
-    membership = membership_get(user=user, table_id=character.table_id)
-    if membership is None:
-        return None
     if (
         character.kind == character.Kind.PC
         or membership.role == Membership.Role.GM

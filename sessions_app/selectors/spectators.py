@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from django.db.models import QuerySet
+from django.utils import timezone
 
 from ..models import GameSession, SpectatorPresence, Table, TimelineEvent
+from .timeline import PRESENCE_TIMEOUT
 
 
 def spectator_table(*, token: str) -> Table | None:
@@ -60,7 +62,9 @@ def public_events(*, session_id: int) -> QuerySet[TimelineEvent]:
 
 def spectator_variants(*, session_id: int) -> list[tuple[str, str]]:
     """(language, time zone) of the room's open spectator pages, once each."""
-    rows = SpectatorPresence.objects.filter(session_id=session_id).values_list(
-        "language", "time_zone"
-    )
+    # A socket its process never closed (a crash) stops counting once its pings stop.
+    fresh_since = timezone.now() - PRESENCE_TIMEOUT
+    rows = SpectatorPresence.objects.filter(
+        session_id=session_id, last_seen__gte=fresh_since
+    ).values_list("language", "time_zone")
     return sorted(set(rows))

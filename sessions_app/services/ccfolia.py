@@ -75,7 +75,7 @@ def _whole(value, where: str, low: int, high: int) -> int:
         number = int(value)
     elif isinstance(value, str):
         text = unicodedata.normalize("NFKC", value).strip()
-        if text.lstrip("+-").isdigit() and len(text) <= 6:
+        if text.lstrip("+-").isdecimal() and len(text) <= 6:
             number = int(text)
     if number is None:
         raise _refuse(_("%(where)s must be a whole number."), where=where)

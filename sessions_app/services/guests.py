@@ -14,7 +14,7 @@ import unicodedata
 from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from ..models import GuestAccount, Membership
@@ -67,7 +67,13 @@ def guest_join(*, token: str, display_name: str) -> tuple:
         user = User(username=name)
         user.set_unusable_password()
         user.full_clean(exclude=["password"])
-        user.save()
+        try:
+            with transaction.atomic():
+                user.save()
+        except IntegrityError:
+            # The same name taken a moment ago by someone joining at the same time.
+            display_name_clean(name)
+            raise
         GuestAccount.objects.create(user=user, table=invite.table, invite=invite)
         membership = Membership.objects.create(
             table=invite.table, user=user, role=Membership.Role.PLAYER

@@ -32,7 +32,11 @@ MAX_BYTES = 5 * 1024 * 1024
 MAX_SIDE = 4096
 
 # What is read → how it is kept. A GIF keeps its first frame, as a PNG: one still picture.
-_KEPT = {"PNG": "PNG", "JPEG": "JPEG", "WEBP": "WEBP", "GIF": "PNG"}
+# The formats Pillow may open: no other decoder is ever tried on an upload.
+_OPENED = ["PNG", "JPEG", "WEBP", "GIF"]
+# MPO is the JPEG flavour some phones save photos in (Pillow's JPEG reader opens it as such):
+# its first picture is kept as a JPEG.
+_KEPT = {"PNG": "PNG", "JPEG": "JPEG", "MPO": "JPEG", "WEBP": "WEBP", "GIF": "PNG"}
 _EXTENSIONS = {"PNG": "png", "JPEG": "jpg", "WEBP": "webp"}
 CONTENT_TYPES = {"png": "image/png", "jpg": "image/jpeg", "webp": "image/webp"}
 
@@ -65,7 +69,7 @@ def image_clean(data: bytes) -> CleanImage:
         # Pillow's own bomb check warns first; here a warning refuses as an error does.
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
-            picture = Image.open(io.BytesIO(data), formats=list(_KEPT))
+            picture = Image.open(io.BytesIO(data), formats=_OPENED)
             # `open` read the header alone: the size is known before any pixel is decoded.
             width, height = picture.size
             if width > MAX_SIDE or height > MAX_SIDE:
@@ -88,17 +92,11 @@ def image_clean(data: bytes) -> CleanImage:
                 fresh.save(out, "WEBP", quality=85)
             else:
                 fresh.save(out, "PNG", optimize=True)
-    except ValidationError:
+    except (ValidationError, MemoryError):
         raise
-    except (
-        OSError,
-        SyntaxError,
-        ValueError,
-        EOFError,
-        KeyError,
-        Image.DecompressionBombError,
-        Image.DecompressionBombWarning,
-    ):
+    except Exception:
+        # A damaged file fails deep inside a decoder or the EXIF reader with whatever error
+        # that code meets (struct.error, IndexError, ...): each is a file refused, not a 500.
         raise _refused() from None
     return CleanImage(
         data=out.getvalue(), extension=_EXTENSIONS[kept], width=fresh.width, height=fresh.height
@@ -128,12 +126,13 @@ def image_read_upload(upload) -> bytes:
 
 
 @contextmanager
-def image_saved(*, data: bytes, folder: str):
-    """Clean picture bytes, store them under an unguessable name and give that name.
+def image_saved(*, data: bytes | CleanImage, folder: str):
+    """Clean picture bytes (unless already cleaned), store them under an unguessable name
+    and give that name.
 
     Use as `with image_saved(...) as name, transaction.atomic():` so that a refusal or
     failure inside the transaction deletes the file again: nothing is left behind."""
-    clean = image_clean(data)
+    clean = data if isinstance(data, CleanImage) else image_clean(data)
     name = default_storage.save(
         f"{folder}/{secrets.token_urlsafe(24)}.{clean.extension}", ContentFile(clean.data)
     )
@@ -167,8 +166,9 @@ def image_to_text(name: str) -> dict | None:
     return {"format": name.rsplit(".", 1)[-1], "base64": base64.b64encode(data).decode("ascii")}
 
 
-def image_from_text(value, where: str) -> bytes:
-    """The bytes of a picture read from JSON, checked the same way as an upload."""
+def image_from_text(value, where: str) -> CleanImage:
+    """A picture read from JSON, checked and re-encoded the same way as an upload (once:
+    `image_saved` stores the result as it is)."""
     if not isinstance(value, dict) or not isinstance(value.get("base64"), str):
         raise ValidationError(
             _("%(where)s has a picture that is not {format, base64}.") % {"where": where}
@@ -183,8 +183,7 @@ def image_from_text(value, where: str) -> bytes:
         raise ValidationError(
             _("%(where)s has a picture that is not valid base64.") % {"where": where}
         ) from None
-    image_clean(data)
-    return data
+    return image_clean(data)
 
 
 PICTURE_FOLDERS = ("faces", "backgrounds", "handouts")

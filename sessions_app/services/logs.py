@@ -35,7 +35,8 @@ from .images import image_from_text, image_saved
 
 # Room for the pictures of the lines (faces), base64 inside the JSON.
 MAX_BYTES = 25 * 1024 * 1024
-MAX_PICTURES = 200
+# Each picture costs up to half a second to re-encode: enough for a table's faces.
+MAX_PICTURES = 100
 _PICTURE_KEY = re.compile(r"^face:[1-9][0-9]{0,9}$")
 MAX_EVENTS = 50_000
 MAX_PEOPLE = 1000
@@ -277,6 +278,12 @@ def _clean_events(value, *, complete: bool) -> list[dict]:
                     error=str(error)[:200],
                 ) from None
             _numbers_in_range(payload, where)
+            face_id = payload.get("face_id")
+            if face_id is not None and not 0 < face_id < 2**31:
+                # A line's face is drawn through a link by its id: none can be zero or less.
+                raise _refuse(
+                    _("%(where)s names a face that is not a positive number."), where=where
+                )
         if row["visibility"] not in TimelineEvent.Visibility.values:
             raise _refuse(_("%(where)s has an unknown visibility."), where=where)
         audience = [_name(name, where) for name in _list(row["audience"], where, limit=MAX_PEOPLE)]

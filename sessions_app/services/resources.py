@@ -51,7 +51,7 @@ def resource_change(
     if op not in ("+", "-", "="):
         raise ValidationError({"text": _("Write + , - or = after the resource's name.")})
     amount_text = (amount or "").strip().upper()
-    if op == "=" and amount_text.isdigit():
+    if op == "=" and amount_text.isdecimal():
         # A set is a number the player reads off their sheet, up to a resource's limit.
         number = int(amount_text)
         if number > RESOURCE_LIMIT:

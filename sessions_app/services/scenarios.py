@@ -23,6 +23,7 @@ from ..models import (
     Scenario,
     ScenarioNpc,
 )
+from .access import require_not_guest
 from .characters import _clean_judgement_values
 
 DIFFICULTY_RANGE = (0, 99)
@@ -84,6 +85,9 @@ def scenario_create(
     """Write a new scenario owned by `by`."""
     if by is None or not by.is_authenticated:
         raise PermissionDenied(_("Log in to write scenarios."))
+    require_not_guest(
+        user=by, message=_("A guest account cannot write scenarios. Set a password first.")
+    )
     scenario = Scenario(
         owner=by,
         title=(title or "").strip(),

@@ -264,7 +264,7 @@ def _faces_post(request, character):
             return None
         face = get_object_or_404(
             CharacterFace.objects.select_related("character"),
-            pk=request.POST.get("face") if str(request.POST.get("face", "")).isdigit() else 0,
+            pk=request.POST.get("face") if str(request.POST.get("face", "")).isdecimal() else 0,
             character=character,
         )
         if action == "relabel":

@@ -16,7 +16,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Model
 from django.forms import Form
 from django.http import Http404, HttpResponseNotAllowed
@@ -161,6 +161,8 @@ def scenario_list(request):
                 scenario = scenario_create(by=request.user, **form.service_fields())
             except ValidationError as error:
                 apply_errors(form, error)
+            except PermissionDenied as error:
+                form.add_error(None, str(error))
             else:
                 messages.success(request, _("The scenario was created."))
                 return redirect("scenario_detail", scenario_id=scenario.pk)

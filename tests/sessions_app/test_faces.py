@@ -200,3 +200,25 @@ def test_spectator_does_not_see_an_npc_face_before_it_appears(client, session, g
     client.get(reverse("watch_session", args=[table.spectator_token, session.pk]))
 
     assert client.get(reverse("face_image", args=[face.pk])).status_code == 404
+
+
+def test_gm_who_opened_the_spectator_link_still_sees_an_unseen_npc_face(client, session, gm):
+    npc = CharacterFactory(table=session.table, owner=gm, kind="npc", name="Librarian")
+    face = face_add(character=npc, by=gm, data=picture_bytes("PNG"), label="calm")
+    table = session.table
+    table.spectators_allowed = True
+    table.save()
+    client.force_login(gm)
+    client.get(reverse("watch_session", args=[table.spectator_token, session.pk]))
+
+    assert client.get(reverse("face_image", args=[face.pk])).status_code == 200
+
+
+def test_character_page_face_action_with_a_superscript_id_is_not_a_500(client, player, pc):
+    client.force_login(player)
+
+    response = client.post(
+        reverse("character_edit", args=[pc.pk]), {"face_action": "delete", "face": "²"}
+    )
+
+    assert response.status_code < 500

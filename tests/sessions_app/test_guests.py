@@ -11,6 +11,7 @@ from sessions_app.services.access import member_session
 from sessions_app.services.chat import chat_post
 from sessions_app.services.guests import display_name_clean, guest_join, guest_keep
 from sessions_app.services.logs import log_import
+from sessions_app.services.scenarios import scenario_create
 from sessions_app.services.tables import InviteError, invite_accept, invite_create, table_create
 from tests.factories import GameSessionFactory, MembershipFactory, TableFactory, UserFactory
 
@@ -120,6 +121,20 @@ def test_guest_posts_chat_at_own_table(guest, table):
 def test_guest_cannot_create_table(guest):
     with pytest.raises(PermissionDenied):
         table_create(gm=guest, name="My own table")
+
+
+def test_guest_cannot_write_a_scenario(guest):
+    with pytest.raises(PermissionDenied):
+        scenario_create(by=guest, title="My own scenario")
+
+
+def test_guest_scenario_form_says_why(client, guest):
+    client.force_login(guest)
+
+    response = client.post(reverse("scenario_list"), {"title": "Mine", "player_count": 3})
+
+    assert response.status_code == 400
+    assert "A guest account cannot write scenarios" in response.content.decode()
 
 
 def test_guest_cannot_import_a_log_as_a_table(guest):

@@ -9,7 +9,7 @@ from django.core.files.storage import default_storage
 from PIL import Image
 
 from sessions_app.services.images import MAX_BYTES, image_clean, image_saved
-from tests.pictures import picture_bytes
+from tests.pictures import BROKEN_EXIF_JPEG, picture_bytes
 
 
 def _reopen(data: bytes) -> Image.Image:
@@ -118,3 +118,20 @@ def test_pictures_prune_deletes_only_old_files_nothing_names(db, player, session
     assert pictures_prune(older_than=datetime.timedelta(hours=1)) == []
     assert pictures_prune(older_than=datetime.timedelta(0)) == [orphan]
     assert default_storage.exists(kept.image.name)
+
+
+def test_image_clean_refuses_a_jpeg_with_a_damaged_exif_block():
+    with pytest.raises(ValidationError) as refused:
+        image_clean(BROKEN_EXIF_JPEG)
+
+    assert refused.value.code == "image_format"
+
+
+def test_image_clean_keeps_a_phones_mpo_photo_as_a_jpeg():
+    first, second = Image.new("RGB", (20, 10), "red"), Image.new("RGB", (20, 10), "blue")
+    buffer = io.BytesIO()
+    first.save(buffer, "MPO", save_all=True, append_images=[second])
+
+    clean = image_clean(buffer.getvalue())
+
+    assert (clean.extension, clean.width, clean.height) == ("jpg", 20, 10)

@@ -299,6 +299,13 @@ def test_log_import_refuses_chat_with_unknown_channel(played, gm, outsider):
     assert "fields its kind chat needs" in _refused(json.dumps(document), outsider)
 
 
+def test_log_import_refuses_a_line_with_a_face_id_below_one(played, gm, outsider):
+    document = _gm_document(played, gm)
+    line = next(event for event in document["events"] if event["kind"] == "chat")
+    line["payload"].update({"mode": "ic", "character": "Aki", "face_id": -1, "face": "smile"})
+    assert "names a face that is not a positive number" in _refused(json.dumps(document), outsider)
+
+
 def test_log_import_keeps_offtopic_channel(session, gm, outsider):
     chat_post(session=session, by=gm, text="Pizza is here", channel="offtopic")
     imported = log_import(data=json.dumps(_gm_document(session, gm)), by=outsider)

@@ -1,5 +1,6 @@
 """Spectators: the table's link, the read-only pages, and their websocket."""
 
+import datetime
 import json
 
 import pytest
@@ -7,10 +8,13 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.core.exceptions import PermissionDenied
 from django.urls import reverse
+from django.utils import timezone
 
 from config.asgi import application
 from sessions_app.consumers import CLOSE_NOT_A_MEMBER
 from sessions_app.models import SpectatorPresence, Table
+from sessions_app.selectors.spectators import spectator_variants
+from sessions_app.selectors.timeline import PRESENCE_TIMEOUT
 from sessions_app.services.chat import chat_post
 from sessions_app.services.checks import gm_roll
 from sessions_app.services.spectators import spectator_token_renew, spectators_allow
@@ -300,3 +304,17 @@ def test_event_rendered_once_per_spectator_variant(session, gm):
         f"room.{session.pk}.sp.en.server",
         f"room.{session.pk}.sp.ja.server",
     ]
+
+
+def test_spectator_variants_forget_a_socket_whose_pings_stopped(session):
+    SpectatorPresence.objects.create(
+        session=session, channel_name="gone", language="ja", time_zone="Asia/Tokyo"
+    )
+    SpectatorPresence.objects.filter(channel_name="gone").update(
+        last_seen=timezone.now() - PRESENCE_TIMEOUT - datetime.timedelta(seconds=1)
+    )
+    SpectatorPresence.objects.create(
+        session=session, channel_name="here", language="en", time_zone="UTC"
+    )
+
+    assert spectator_variants(session_id=session.pk) == [("en", "UTC")]
