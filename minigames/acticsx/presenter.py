@@ -135,6 +135,21 @@ def plan_marks(plan: dict[str, Any] | None, seat: int, language: str) -> dict[st
     return marks
 
 
+def whole_number(text: Any, default: int) -> int:
+    """A number typed in the form, or ``default`` for anything but plain digits.
+
+    ``str.isdigit`` takes signs such as "²" that ``int`` refuses; a number too long to read
+    is refused by ``int`` too.
+    """
+    text = str(text)
+    if not (text.isascii() and text.isdecimal()):
+        return default
+    try:
+        return int(text)
+    except ValueError:
+        return default
+
+
 def _step_text(text: dict[str, Any], language: str) -> str:
     # Matches saved before narration became messages hold both languages' text.
     if "msg" not in text:
@@ -210,7 +225,7 @@ def board_context(match: Match, user, *, params=None, refused=None) -> dict[str,
         if seat is not None and a["owner"] == seat
     ]
     # A refused plan comes back in the order it was given.
-    own_actors.sort(key=lambda a: int(a["order"]) if str(a["order"]).isdigit() else 99)
+    own_actors.sort(key=lambda a: whole_number(a["order"], 99))
     resolution = view.get("last_resolution") or {}
     return {
         "match": match,
@@ -261,17 +276,14 @@ def plan_from_post(post) -> dict[str, Any]:
         if not key.startswith("do_") or not choice or choice == "wait":
             continue
         square = key[3:]
-        try:
-            order = int(post.get(f"order_{square}", "") or 99)
-        except ValueError:
-            order = 99
+        order = whole_number(post.get(f"order_{square}", ""), 99)
         kind, _, rest = choice.partition(":")
         if kind == "move":
             direction, _, distance = rest.partition(":")
             entry = {"square": square, "do": "move", "direction": direction}
-            entry["distance"] = int(distance) if distance.isdigit() else 0
+            entry["distance"] = whole_number(distance, 0)
         elif kind == "action":
-            entry = {"square": square, "do": "action", "text": int(rest) if rest.isdigit() else -1}
+            entry = {"square": square, "do": "action", "text": whole_number(rest, -1)}
         else:
             continue
         entries.append((order, square, entry))

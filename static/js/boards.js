@@ -7,7 +7,18 @@
   "use strict";
   document.documentElement.classList.add("boards-js");
 
-  var chosen = {}; // board id -> {card: index} or {actor: square}
+  // board id -> {card: index} or {actor: square}, with the form and turn it was made in:
+  // a board replaced by another turn's (or by a form sent) has other cards and actors.
+  var chosen = {};
+
+  function current(p) {
+    var choice = chosen[p.board.id];
+    if (choice && (choice.form !== p.form.id || choice.turn !== p.form.getAttribute("data-turn"))) {
+      delete chosen[p.board.id];
+      return null;
+    }
+    return choice || null;
+  }
 
   function say(form, key, values) {
     var text = form.getAttribute("data-say-" + key) || "";
@@ -32,10 +43,13 @@
   function legalSquares(p, choice) {
     if (!choice) return [];
     if (choice.card !== undefined) {
-      return Array.prototype.slice.call(cardSelect(p.form, choice.card).options)
+      var card = cardSelect(p.form, choice.card);
+      if (!card) return [];
+      return Array.prototype.slice.call(card.options)
         .map(function (o) { return o.value; }).filter(Boolean);
     }
     var select = actorSelect(p.form, choice.actor);
+    if (!select) return [];
     return Array.prototype.slice.call(select.options)
       .map(function (o) { return o.getAttribute("data-target"); }).filter(Boolean);
   }
@@ -102,7 +116,7 @@
       var number = row.querySelector(".ax-order-number");
       if (number) number.textContent = position + 1;
     });
-    var choice = chosen[board.id];
+    var choice = current(p);
     form.querySelectorAll("[data-pick-card]").forEach(function (pick) {
       var on = !!choice && choice.card === pick.getAttribute("data-pick-card");
       pick.setAttribute("aria-pressed", on ? "true" : "false");
@@ -165,7 +179,13 @@
   }
 
   function choose(p, choice) {
-    if (choice) chosen[p.board.id] = choice; else delete chosen[p.board.id];
+    if (choice) {
+      choice.form = p.form.id;
+      choice.turn = p.form.getAttribute("data-turn");
+      chosen[p.board.id] = choice;
+    } else {
+      delete chosen[p.board.id];
+    }
     draw(p);
   }
 
@@ -184,8 +204,8 @@
   function tapCard(p, pick) {
     var index = pick.getAttribute("data-pick-card");
     var name = pick.getAttribute("data-name");
-    var current = chosen[p.board.id];
-    if (current && current.card === index) {
+    var before = current(p);
+    if (before && before.card === index) {
       choose(p, null);
       say(p.form, "cancel");
       return;
@@ -195,10 +215,18 @@
   }
 
   function tapSquare(p, square) {
-    var choice = chosen[p.board.id];
-    if (choice && choice.card !== undefined) {
-      var select = cardSelect(p.form, choice.card);
-      var name = p.form.querySelector('[data-pick-card="' + choice.card + '"]').getAttribute("data-name");
+    var choice = current(p);
+    var select = choice && choice.card !== undefined ? cardSelect(p.form, choice.card) : null;
+    var pick = select && p.form.querySelector('[data-pick-card="' + choice.card + '"]');
+    var row = choice && choice.actor !== undefined ? actorRow(p.form, choice.actor) : null;
+    var actions = row && actorSelect(p.form, choice.actor);
+    if (choice && !pick && !actions) {
+      // The card or actor is no longer on the form: begin afresh from this tap.
+      delete chosen[p.board.id];
+      choice = null;
+    }
+    if (pick) {
+      var name = pick.getAttribute("data-name");
       if (legalSquares(p, choice).indexOf(square) < 0) return;
       if (select.value === square) {
         setSelect(select, "");
@@ -215,10 +243,8 @@
       say(p.form, "played", { card: name, square: square });
       return;
     }
-    if (choice && choice.actor !== undefined) {
-      var row = actorRow(p.form, choice.actor);
+    if (actions) {
       var actorName = row.getAttribute("data-name");
-      var actions = actorSelect(p.form, choice.actor);
       if (square === choice.actor) {
         // The actor tapped again: its actions in turn, then waiting. It stays chosen, so a
         // further tap goes on to the next.
@@ -283,7 +309,7 @@
   document.addEventListener("keydown", function (event) {
     if (event.key !== "Escape") return;
     var p = event.target.closest && parts(event.target);
-    if (!p || !chosen[p.board.id]) return;
+    if (!p || !current(p)) return;
     choose(p, null);
     say(p.form, "cancel");
   });
@@ -316,38 +342,53 @@
   });
   document.addEventListener("dragend", function () { dragged = null; });
 
-  // A board replaced live (the other side confirmed, say) keeps the plan being made.
-  var kept = {};
+  // A plan sent lets go of the card or actor chosen: whatever comes back starts afresh.
+  document.addEventListener("submit", function (event) {
+    var p = event.target.closest && parts(event.target);
+    if (p && p.form === event.target) delete chosen[p.board.id];
+  });
+
+  // A board replaced live (the other side confirmed, say) keeps the plan being made. The
+  // whole list of boards may be replaced at once, so every plan is kept, each by its form
+  // and turn, and goes back only onto its own board in that same turn.
+  var kept = {}; // swapped element id -> {"<form id>@<turn>": plan}
+  function planKey(form) { return form.id + "@" + form.getAttribute("data-turn"); }
+  function planForms(element) {
+    if (!element || !element.querySelectorAll) return [];
+    var forms = Array.prototype.slice.call(element.querySelectorAll(".plan-form"));
+    if (element.matches && element.matches(".plan-form")) forms.unshift(element);
+    return forms;
+  }
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
     var target = event.detail.target;
-    var form = target && target.querySelector && target.querySelector(".plan-form");
-    if (!form) return;
-    var fields = {};
-    form.querySelectorAll("select, input[type=number]").forEach(function (f) { fields[f.name] = f.value; });
-    kept[target.id] = {
-      turn: form.getAttribute("data-turn"),
-      fields: fields,
-      rows: Array.prototype.map.call(form.querySelectorAll("[data-actor-row]"), function (r) {
-        return r.getAttribute("data-actor-row");
-      })
-    };
+    var plans = {};
+    planForms(target).forEach(function (form) {
+      if (!form.id) return;
+      var fields = {};
+      form.querySelectorAll("select, input[type=number]").forEach(function (f) { fields[f.name] = f.value; });
+      plans[planKey(form)] = {
+        fields: fields,
+        rows: Array.prototype.map.call(form.querySelectorAll("[data-actor-row]"), function (r) {
+          return r.getAttribute("data-actor-row");
+        })
+      };
+    });
+    if (target && target.id && Object.keys(plans).length) kept[target.id] = plans;
   });
   document.addEventListener("htmx:oobAfterSwap", function (event) {
     var id = event.detail.target && event.detail.target.id;
-    var memory = id && kept[id];
+    var plans = id && kept[id];
     delete kept[id];
-    var board = id && document.getElementById(id);
-    var form = board && board.querySelector(".plan-form");
-    if (!memory || !form || form.getAttribute("data-turn") !== memory.turn) {
-      drawAll();
-      return;
-    }
-    memory.rows.forEach(function (square) {
-      var row = actorRow(form, square);
-      if (row) row.parentNode.appendChild(row);
-    });
-    form.querySelectorAll("select, input[type=number]").forEach(function (f) {
-      if (Object.prototype.hasOwnProperty.call(memory.fields, f.name)) f.value = memory.fields[f.name];
+    planForms(plans ? document.getElementById(id) : null).forEach(function (form) {
+      var memory = plans[planKey(form)];
+      if (!memory) return;
+      memory.rows.forEach(function (square) {
+        var row = actorRow(form, square);
+        if (row) row.parentNode.appendChild(row);
+      });
+      form.querySelectorAll("select, input[type=number]").forEach(function (f) {
+        if (Object.prototype.hasOwnProperty.call(memory.fields, f.name)) f.value = memory.fields[f.name];
+      });
     });
     drawAll();
   });

@@ -19,8 +19,15 @@ def _against_the_computer(game, **options):
     session = GameSessionFactory(table=table, title="The Akashic Library")
     hero = CharacterFactory(table=table, owner=aki, name="Aki")
     session.characters.add(hero)
-    rival = CharacterFactory(table=table, owner=gm, name="Archivist", kind=Character.Kind.NPC)
-    match = match_services.match_create(
+    return session, aki, _computer_match(session, gm, hero, "Archivist", game, **options)
+
+
+def _computer_match(session, gm, hero, rival_name, game, **options):
+    """A match of `hero` against a new NPC the computer plays."""
+    rival = CharacterFactory(
+        table=session.table, owner=gm, name=rival_name, kind=Character.Kind.NPC
+    )
+    return match_services.match_create(
         session=session,
         by=gm,
         seats=[SeatSpec(hero), SeatSpec(rival, computer=True, level="random")],
@@ -28,7 +35,6 @@ def _against_the_computer(game, **options):
         seed=1,
         **options,
     )
-    return session, aki, match
 
 
 def test_acticsx_turn_planned_by_taps_only(browser, live_server_url):
@@ -76,6 +82,99 @@ def test_acticsx_turn_planned_by_taps_only(browser, live_server_url):
 
     expect(board).to_contain_text("Action phase of turn 2")
     expect(board).to_contain_text("Turn 3: plan in secret")
+    expect_same_as_fresh_load(page)
+
+
+def _playable(match, user):
+    """The cheapest actor card of the hand that fits this turn's level limit somewhere."""
+    board = acticsx_presenter.board_context(match, user)
+    cards = [c for c in board["hand"] if c["kind"] == "actor" and c["squares"]]
+    card = min(cards, key=lambda c: c["level"])
+    assert card["level"] <= board["view"]["limits"]["level"]
+    return card, board["hand"]
+
+
+def test_acticsx_taps_work_in_the_turn_after_a_plan_sent_with_a_card_chosen(
+    browser, live_server_url
+):
+    session, aki, match = _against_the_computer("acticsx")
+    hand = acticsx_presenter.board_context(match, aki)["hand"]
+    cheapest = sorted((c for c in hand if c["kind"] == "actor"), key=lambda c: c["level"])[:2]
+    last = hand[-1]
+    page = room_page(browser, live_server_url, session, "aki")
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    board = page.locator(f"#match-{match.pk}")
+    status = board.locator(".ax-tap-status")
+
+    # Turn 1: two cards played, then the hand's last card chosen (played or not) as the plan
+    # is sent.
+    for played, square in zip(cheapest, ("A9", "A10"), strict=True):
+        board.locator(f'[data-pick-card="{played["index"]}"]').click()
+        board.locator(f'.ax-cell[data-square="{square}"]').click()
+        expect(status).to_have_text(f"{played['name']} will be played on {square}.")
+    board.locator(f'[data-pick-card="{last["index"]}"]').click()
+    expect(board.locator(f'[data-pick-card="{last["index"]}"]')).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    board.get_by_role("button", name="Confirm the plan").click()
+    expect(board).to_contain_text("Action phase of turn 1")
+    expect(board).to_contain_text("Turn 2: plan in secret")
+    match.refresh_from_db()
+    card, hand = _playable(match, aki)
+    # The card chosen before is past the end of the new hand: nothing of it may linger.
+    assert last["index"] >= len(hand)
+    expect(board.locator('[aria-pressed="true"]')).to_have_count(0)
+
+    # Turn 2: a card, then a square, as in any turn.
+    board.locator(f'[data-pick-card="{card["index"]}"]').click()
+    square = card["squares"][0]
+    expect(board.locator(f'.ax-cell.ax-legal[data-square="{square}"]')).to_be_visible()
+    board.locator(f'.ax-cell[data-square="{square}"]').click()
+    expect(status).to_have_text(f"{card['name']} will be played on {square}.")
+    expect(board.locator(f'.ax-cell[data-square="{square}"] .ax-mark-play')).to_have_text(
+        card["name"]
+    )
+    board.get_by_role("button", name="Confirm the plan").click()
+
+    expect(board).to_contain_text("Turn 3: plan in secret")
+    assert errors == []
+    expect_same_as_fresh_load(page)
+
+
+def test_acticsx_plans_being_made_stay_on_their_boards_when_the_list_is_replaced(
+    browser, live_server_url
+):
+    session, aki, resigned = _against_the_computer("acticsx")
+    hero = session.characters.get(name="Aki")
+    others = [
+        _computer_match(session, resigned.created_by, hero, name, "acticsx")
+        for name in ("Curator", "Scribe")
+    ]
+    card, _hand = _playable(others[0], aki)
+    page = room_page(browser, live_server_url, session, "aki")
+    page.on("dialog", lambda dialog: dialog.accept())
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    for match in others:
+        board = page.locator(f"#match-{match.pk}")
+        board.locator(f'[data-pick-card="{card["index"]}"]').click()
+        board.locator('.ax-cell[data-square="A9"]').click()
+        expect(board.locator(".ax-tap-status")).to_have_text(
+            f"{card['name']} will be played on A9."
+        )
+
+    # The first match ends, so the whole list of boards is sent again.
+    page.locator(f"#match-{resigned.pk}").get_by_role("button", name="Resign").click()
+    expect(page.locator("#matches > section").last).to_have_id(f"match-{resigned.pk}")
+
+    for match in others:
+        board = page.locator(f"#match-{match.pk}")
+        expect(board.locator(f'select[name="play_{card["index"]}"]')).to_have_value("A9")
+        expect(board.locator('.ax-cell[data-square="A9"] .ax-mark-play')).to_have_text(card["name"])
+        board.get_by_role("button", name="Confirm the plan").click()
+        expect(board).to_contain_text("Turn 2: plan in secret")
+    assert errors == []
     expect_same_as_fresh_load(page)
 
 

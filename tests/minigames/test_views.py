@@ -285,3 +285,59 @@ def test_the_counter_choice_shows_on_its_own_seat_s_board_only(match, player, gm
     assert "You keep your Counter in hand when attacked." in mine
     for page in theirs:
         assert "You keep your Counter" not in page
+
+
+def _actics_x_second_turn(session, player):
+    """An Actics X match where each side deployed one actor in turn 1; turn 2 is planned."""
+    from minigames.acticsx import presenter
+
+    aki, ren = _two_players(session, player)
+    match = services.match_create(
+        session=session, by=player, seats=[SeatSpec(aki), SeatSpec(ren)], game="acticsx", seed=9
+    )
+    for user in (player, ren.owner):
+        match.refresh_from_db()
+        hand = presenter.board_context(match, user)["hand"]
+        card = next(card for card in hand if card["kind"] == "actor" and card["squares"])
+        plan = {"play": [{"card": card["id"], "square": card["squares"][0]}], "actors": []}
+        services.match_move(
+            match_id=match.pk, by=user, action={"type": "plan", "plan": plan}, version=match.version
+        )
+    match.refresh_from_db()
+    return match, presenter.board_context(match, player)["own_actors"][0]
+
+
+def test_a_refused_actics_x_plan_with_an_order_in_other_digits_is_explained(session, player):
+    match, actor = _actics_x_second_turn(session, player)
+    move = next(choice for choice in actor["choices"] if choice["kind"] == "move")
+    plan = {
+        "type": "plan",
+        "version": match.version,
+        f"do_{actor['square']}": move["value"],
+        f"order_{actor['square']}": "²",  # a digit to str.isdigit, but not to int
+        "do_B9": "move:F:1",  # no actor of theirs there: the engine refuses the plan
+    }
+    moves = MatchMove.objects.filter(match=match).count()
+
+    response = _client(player).post(reverse("match_move", args=[match.pk]), plan, **HTMX)
+
+    assert response.status_code == 200
+    assert "There is no actor of yours on B9." in response.content.decode()
+    assert MatchMove.objects.filter(match=match).count() == moves
+
+
+def test_an_actics_x_move_distance_in_other_digits_is_refused_clearly(session, player):
+    match, actor = _actics_x_second_turn(session, player)
+    direction = next(c for c in actor["choices"] if c["kind"] == "move")["value"].split(":")[1]
+    plan = {
+        "type": "plan",
+        "version": match.version,
+        f"do_{actor['square']}": f"move:{direction}:²",
+        f"order_{actor['square']}": "1",
+    }
+
+    response = _client(player).post(reverse("match_move", args=[match.pk]), plan, **HTMX)
+
+    assert "A move&#x27;s distance must be a whole number of at least 1." in (
+        response.content.decode()
+    )
