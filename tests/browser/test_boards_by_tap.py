@@ -142,42 +142,6 @@ def test_acticsx_taps_work_in_the_turn_after_a_plan_sent_with_a_card_chosen(
     expect_same_as_fresh_load(page)
 
 
-def test_acticsx_plans_being_made_stay_on_their_boards_when_the_list_is_replaced(
-    browser, live_server_url
-):
-    session, aki, resigned = _against_the_computer("acticsx")
-    hero = session.characters.get(name="Aki")
-    others = [
-        _computer_match(session, resigned.created_by, hero, name, "acticsx")
-        for name in ("Curator", "Scribe")
-    ]
-    card, _hand = _playable(others[0], aki)
-    page = room_page(browser, live_server_url, session, "aki")
-    page.on("dialog", lambda dialog: dialog.accept())
-    errors = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    for match in others:
-        board = page.locator(f"#match-{match.pk}")
-        board.locator(f'[data-pick-card="{card["index"]}"]').click()
-        board.locator('.ax-cell[data-square="A9"]').click()
-        expect(board.locator(".ax-tap-status")).to_have_text(
-            f"{card['name']} will be played on A9."
-        )
-
-    # The first match ends, so the whole list of boards is sent again.
-    page.locator(f"#match-{resigned.pk}").get_by_role("button", name="Resign").click()
-    expect(page.locator("#matches > section").last).to_have_id(f"match-{resigned.pk}")
-
-    for match in others:
-        board = page.locator(f"#match-{match.pk}")
-        expect(board.locator(f'select[name="play_{card["index"]}"]')).to_have_value("A9")
-        expect(board.locator('.ax-cell[data-square="A9"] .ax-mark-play')).to_have_text(card["name"])
-        board.get_by_role("button", name="Confirm the plan").click()
-        expect(board).to_contain_text("Turn 2: plan in secret")
-    assert errors == []
-    expect_same_as_fresh_load(page)
-
-
 def test_actual_setup_by_tapping_columns(browser, live_server_url):
     session, aki, match = _against_the_computer("actual", options={"first_player": 0})
     page = logged_in(browser, live_server_url, "aki", viewport={"width": 390, "height": 900})
