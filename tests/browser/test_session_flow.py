@@ -146,6 +146,9 @@ def test_session_runs_from_preplay_to_afterplay(browser, prepared_session):
 
 
 def _advance(gm, phase, pages):
+    # The scene just ended re-sends the stage: a click on the stage before it arrives would
+    # open a disclosure that the new stage then replaces.
+    expect(_stage(gm)).to_contain_text("No scene is running")
     gm.locator("#stage summary", has_text=f"Move on to {phase}").click()
     gm.get_by_role("button", name=f"Confirm: move on to {phase}").click()
     for page in pages:
