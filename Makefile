@@ -11,7 +11,7 @@ PYTHON_FOR_VENV := $(shell for candidate in python3.12 python3.13 python3.14 pyt
 	if command -v $$candidate >/dev/null 2>&1 && $$candidate -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1; then \
 	echo $$candidate; break; fi; done)
 
-.PHONY: run test test-fast test-browser bench bench-smoke lint messages check-python check-chromium
+.PHONY: run test test-fast test-browser bench bench-smoke lint lock messages check-python check-chromium
 
 check-python:
 	@if [ -z "$(PYTHON_FOR_VENV)" ]; then \
@@ -20,15 +20,29 @@ check-python:
 	@if [ -x $(PY) ] && ! $(PY) -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null; then \
 		echo "Replacing $(VENV): it was made with a Python older than 3.12."; rm -rf $(VENV); fi
 
-$(VENV)/.installed: pyproject.toml | check-python
+# Exact versions with their hashes from the lock files (requirements/*.lock, made by
+# `make lock`), then the project itself without dependencies: every install, a developer's,
+# CI's or a server's, runs the same code.
+PIP_INSTALL := $(PY) -m pip install -q --disable-pip-version-check
+
+$(VENV)/.installed: pyproject.toml requirements/base.lock | check-python
 	@test -x $(PY) || $(PYTHON_FOR_VENV) -m venv $(VENV)
-	@$(PY) -m pip install -q --disable-pip-version-check --upgrade pip
-	$(PY) -m pip install -q --disable-pip-version-check -e .
+	$(PIP_INSTALL) --require-hashes --only-binary :all: -r requirements/base.lock
+	$(PIP_INSTALL) --no-deps -e .
 	@touch $@
 
-$(VENV)/.installed-dev: $(VENV)/.installed pyproject.toml
-	$(PY) -m pip install -q --disable-pip-version-check -e ".[dev]"
+$(VENV)/.installed-dev: $(VENV)/.installed pyproject.toml requirements/dev.lock
+	$(PIP_INSTALL) --require-hashes --only-binary :all: -r requirements/dev.lock
 	@touch $@
+
+# Resolve the lock files again after changing pyproject.toml's dependencies, for every
+# Python from 3.12 on (Debian 12's 3.12 under /opt, Debian 13's 3.13), with hashes.
+# `UPGRADE=1 make lock` moves every package to its newest version allowed.
+lock: $(VENV)/.installed-dev
+	$(VENV)/bin/uv pip compile pyproject.toml --universal --python-version 3.12 \
+		--generate-hashes --no-header --quiet $(if $(UPGRADE),--upgrade) -o requirements/base.lock
+	$(VENV)/bin/uv pip compile pyproject.toml --extra dev --universal --python-version 3.12 \
+		--generate-hashes --no-header --quiet $(if $(UPGRADE),--upgrade) -o requirements/dev.lock
 
 run: check-python $(VENV)/.installed
 	@$(PY) manage.py migrate --noinput -v0

@@ -5,6 +5,7 @@ project folder, the in-memory channel layer and DEBUG on. DATABASE_URL, REDIS_UR
 SECRET_KEY, ALLOWED_HOSTS and DEBUG=0 switch it to a production set-up.
 """
 
+import datetime
 import json
 import os
 from pathlib import Path
@@ -12,6 +13,8 @@ from pathlib import Path
 import dj_database_url
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
+
+from config.client_address import parse_trusted_proxies
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -52,11 +55,15 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "channels",
+    "axes",
+    "health_check",
     "sessions_app",
     "minigames",
 ]
 
 MIDDLEWARE = [
+    "config.request_log.RequestLogMiddleware",
+    "config.health.HealthEndpointsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -70,6 +77,15 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "config.health.DatabaseAwayMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into the lockout page.
+    "axes.middleware.AxesMiddleware",
+]
+
+# django-axes counts failed logins and refuses a locked-out one before any password check.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -88,6 +104,7 @@ TEMPLATES = [
                 "django.template.context_processors.csp",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "config.context_processors.signup_policy",
             ],
         },
     },
@@ -120,7 +137,16 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 else:
     DATABASES["default"]["TEST"] = {"NAME": f"test_{DATABASES['default']['NAME']}"}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = True
+    # A request waits at most DATABASE_POOL_TIMEOUT seconds for a connection (psycopg's
+    # default is 30): with the database away, pages and the readiness check answer "not
+    # available" within seconds instead of holding every worker thread for half a minute.
+    # Connecting itself gives up after DATABASE_CONNECT_TIMEOUT seconds.
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "timeout": float(os.environ.get("DATABASE_POOL_TIMEOUT", "5")),
+    }
+    DATABASES["default"]["OPTIONS"].setdefault(
+        "connect_timeout", int(os.environ.get("DATABASE_CONNECT_TIMEOUT", "3"))
+    )
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -212,17 +238,26 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# collectstatic's output; a server keeps it outside the code (STATIC_ROOT=/var/lib/…/static),
+# where the service user may write it and nginx serves it.
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"]
 # Uploaded pictures (faces, backgrounds, handout images) go through the storage API: files
 # under MEDIA_ROOT on one machine; several processes share any storage a deployment names,
 # e.g. MEDIA_STORAGE_BACKEND=storages.backends.s3.S3Storage with its options as JSON in
 # MEDIA_STORAGE_OPTIONS. They are served by a view that checks who may see them, never
 # from a public MEDIA_URL.
-MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "media"))
+MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT") or BASE_DIR / "media")
 # A pasted character JSON may carry its pictures as data: URLs (services/ccfolia.py allows
 # 8,000,000 characters then); nginx accepts bodies up to 10 MB as well.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
+# Behind nginx: after the permission check, the app answers a picture or sound with an
+# X-Accel-Redirect to this internal location (deploy/nginx/srs-table.conf), which serves
+# MEDIA_ROOT with range requests and without holding a Python process. Only with the default
+# file storage on this machine.
+SENDFILE_NGINX = _env_flag("SENDFILE_NGINX", False)
+SENDFILE_NGINX_LOCATION = "/protected-media/"
+# A sound may be 20 MB (services/audio.py); a larger upload is stored in a temporary file.
 STORAGES = {
     "default": {
         "BACKEND": os.environ.get(
@@ -255,6 +290,37 @@ SECURE_CSP = {
     "frame-ancestors": [CSP.NONE],
 }
 
+# Who may open an account: "open" (anyone, on the sign-up page or an invite link),
+# "invite" (only through a table's invite link) or "closed" (no new accounts; an
+# administrator makes them). The embedded default is open, for the demo and the tests; a
+# production set-up (DEBUG=0) is invite-only unless it says otherwise, and `check --deploy`
+# asks it to say so (srs.W002).
+SIGNUP_POLICIES = ("open", "invite", "closed")
+SIGNUP_POLICY = os.environ.get("SIGNUP_POLICY", "").strip().lower() or (
+    "open" if DEBUG else "invite"
+)
+if SIGNUP_POLICY not in SIGNUP_POLICIES:
+    raise RuntimeError(f"SIGNUP_POLICY must be one of {', '.join(SIGNUP_POLICIES)}.")
+SIGNUP_POLICY_CHOSEN = bool(os.environ.get("SIGNUP_POLICY", "").strip())
+
+# The addresses of the reverse proxies in front of daphne (nginx), as addresses or networks:
+# only a request from one of them has its X-Forwarded-For believed (config/client_address.py).
+# Empty by default: without a proxy no client may name its own address.
+TRUSTED_PROXIES = parse_trusted_proxies(_env_list("TRUSTED_PROXIES", []))
+
+# Login throttling (django-axes): LOGIN_FAILURES_ALLOWED wrong passwords are answered as usual,
+# the next one locks the account, and the address it came from, for LOGIN_COOLOFF_MINUTES
+# (each further try starts the wait again). An administrator unlocks early in the admin
+# ("Access attempts": delete the account's line) or with `manage.py axes_reset_username`.
+AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURES_ALLOWED", "5")) + 1
+AXES_COOLOFF_TIME = datetime.timedelta(minutes=int(os.environ.get("LOGIN_COOLOFF_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_CLIENT_IP_CALLABLE = "config.client_address.client_ip"
+AXES_LOCKOUT_CALLABLE = "config.lockout.login_locked_out"
+AXES_HTTP_RESPONSE_CODE = 429
+AXES_RESET_ON_SUCCESS = True
+AXES_VERBOSE = False
+
 INVITE_LIFETIME_DAYS = int(os.environ.get("INVITE_LIFETIME_DAYS", "14"))
 # New accounts per client address and hour: guests joining by name, and sign-ups.
 GUEST_JOINS_PER_HOUR = int(os.environ.get("GUEST_JOINS_PER_HOUR", "5"))
@@ -273,14 +339,38 @@ if not DEBUG:
     SECURE_CONTENT_TYPE_NOSNIFF = True
     SECURE_REFERRER_POLICY = "same-origin"
 
+# One format for every line, times in UTC (config/request_log.py): "text" for people,
+# LOG_FORMAT=json for a collector. Each line names the request it belongs to.
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "text").strip().lower()
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"request_id": {"()": "config.request_log.RequestIdFilter"}},
+    "formatters": {
+        "text": {
+            "()": "config.request_log.UTCFormatter",
+            "format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s",
+        },
+        "json": {"()": "config.request_log.JSONFormatter"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["request_id"],
+            "formatter": "json" if LOG_FORMAT == "json" else "text",
+        }
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
     # Django's defaults give the "django" logger a console handler of its own and let it
     # propagate to the root as well, so every request line (daphne's "django.channels.server")
     # and every warning was printed twice. The root's handler alone prints them; the logger
     # keeps its INFO level, so runserver still shows one line per request.
-    "loggers": {"django": {"handlers": [], "propagate": True}},
+    "loggers": {
+        "django": {"handlers": [], "propagate": True},
+        # One line per request (REQUEST_LOG=0 leaves them out); under runserver, Django's
+        # own request lines say the same.
+        "srs.request": {
+            "level": "INFO" if _env_flag("REQUEST_LOG", not DEBUG) else "WARNING",
+        },
+    },
 }

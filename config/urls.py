@@ -2,9 +2,13 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from config import health
 from minigames import views as minigames
 from sessions_app.views import (
+    audio,
+    ccfolia,
     characters,
+    chat_tabs,
     dice,
     experience,
     pictures,
@@ -21,6 +25,9 @@ session_patterns = [
     path("", room.session_room, name="session_room"),
     path("chat/", room.chat_post, name="chat_post"),
     path("events/", room.earlier_events, name="earlier_events"),
+    path("chat-tabs/", chat_tabs.chat_tab_create, name="chat_tab_add"),
+    path("chat-tabs/<int:tab_id>/", chat_tabs.chat_tab_update, name="chat_tab_rename"),
+    path("chat-tabs/<int:tab_id>/archive/", chat_tabs.chat_tab_remove, name="chat_tab_archive"),
     path("roll/", room.roll_box, name="roll_box"),
     path("palette/", room.palette_line_send, name="palette_send"),
     path("resources/", room.resource_adjust, name="resource_adjust"),
@@ -36,6 +43,7 @@ session_patterns = [
     path("rolls/<int:roll_id>/reveal/", room.roll_reveal, name="roll_reveal"),
     path("rolls/<int:roll_id>/void/", room.roll_void, name="roll_void"),
     path("verify/<int:seq>/", dice.dice_verify, name="dice_verify"),
+    path("dice/reserve/", dice.dice_key_reserve, name="dice_key_reserve"),
     path("matches/", minigames.match_create, name="match_create"),
     path("dice/", stats.session_dice, name="session_dice"),
     path("afterplay/", experience.afterplay, name="afterplay"),
@@ -45,6 +53,12 @@ session_patterns = [
     path("review/", review.session_review, name="session_review"),
     path("background/", pictures.scene_background_set, name="scene_background_set"),
     path("faces/<int:face_id>/", pictures.line_face, name="line_face"),
+    path("audio/", audio.audio_upload, name="audio_upload"),
+    path("audio/remove/", audio.audio_delete, name="audio_delete"),
+    path("audio/music/", audio.scene_music_set, name="scene_music_set"),
+    path("audio/play/", audio.sound_play, name="sound_play"),
+    path("cut-ins/", audio.cut_in_start, name="cut_in_start"),
+    path("cut-ins/on-rolls/", audio.cut_ins_on_rolls, name="cut_ins_on_rolls"),
     path("export.html", review.session_export_html, name="session_export_html"),
     path("export.md", review.session_export_markdown, name="session_export_markdown"),
     path("export.json", review.session_export_json, name="session_export_json"),
@@ -96,6 +110,8 @@ scenario_patterns = [
 urlpatterns = [
     path("", tables.home, name="home"),
     path("ok/", tables.ok, name="ok"),
+    path("health/live/", health.liveness, name="health_live"),
+    path("health/ready/", health.ReadinessView.as_view(), name="health_ready"),
     path("favicon.ico", tables.favicon, name="favicon"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
@@ -113,10 +129,21 @@ urlpatterns = [
         tables.member_remove,
         name="member_remove",
     ),
+    path(
+        "tables/<int:table_id>/bars/<int:user_id>/lift/",
+        tables.member_bar_lift,
+        name="member_bar_lift",
+    ),
     path("tables/<int:table_id>/leave/", tables.table_leave, name="table_leave"),
     path("tables/<int:table_id>/sessions/", tables.session_create, name="session_create"),
     path("tables/<int:table_id>/characters/", characters.character_list, name="character_list"),
     path("tables/<int:table_id>/characters/new/", characters.character_new, name="character_new"),
+    path("tables/<int:table_id>/ccfolia/", ccfolia.ccfolia_room_import, name="ccfolia_room_import"),
+    path(
+        "tables/<int:table_id>/ccfolia/report/",
+        ccfolia.ccfolia_room_report,
+        name="ccfolia_room_report",
+    ),
     path("tables/<int:table_id>/profile/", characters.profile_edit, name="profile_edit"),
     path("tables/<int:table_id>/dice/", stats.table_dice, name="table_dice"),
     path(
@@ -162,6 +189,9 @@ urlpatterns = [
         name="planned_scene_background",
     ),
     path("pictures/handouts/<int:handout_id>/", pictures.handout_image, name="handout_image"),
+    path("pictures/cut-ins/<int:cut_in_id>/", pictures.cut_in_image, name="cut_in_image"),
+    # Sounds: the GM hears all of the table's, the others those the GM has played.
+    path("audio/<int:audio_id>/", audio.audio_file, name="audio_file"),
     path("matches/<int:match_id>/", minigames.match_detail, name="match_detail"),
     path("matches/<int:match_id>/move/", minigames.match_move, name="match_move"),
     path("matches/<int:match_id>/outcome/", minigames.match_outcome, name="match_outcome"),

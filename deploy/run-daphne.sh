@@ -1,31 +1,50 @@
 #!/usr/bin/env bash
-# Start N daphne processes of the SRS table on 127.0.0.1:BASE_PORT.. (where systemd is not
-# used: a container, a test machine), each logging to its own file; stop them all with
-# Ctrl+C or SIGTERM. The environment comes from ENV_FILE (see srs-table.env.example).
-#   deploy/run-daphne.sh [N=2] [BASE_PORT=8001]
+# Where systemd is not used (a container, a test machine): keep one daphne process of the
+# SRS table running on 127.0.0.1 for each port given, as deploy/daphne@.service does. A
+# process that dies is started again after 2 s (Restart=always) and never stops the
+# others; SIGTERM (to the PID it writes in PID_FILE, if given) or Ctrl+C stops them all.
+# Each logs to LOG_DIR/daphne-PORT.log.
+#   ENV_FILE=/etc/srs-table.env LOG_DIR=/var/lib/srs-table/log PID_FILE=/var/lib/srs-table/run-daphne.pid \
+#     deploy/run-daphne.sh 8001 8002
 set -euo pipefail
 cd "$(dirname "$0")/.."
-count="${1:-2}"
-base_port="${2:-8001}"
+[ "$#" -gt 0 ] || { echo "usage: $0 PORT [PORT...]" >&2; exit 2; }
 env_file="${ENV_FILE:-/etc/srs-table.env}"
-if [ -f "$env_file" ]; then
-  set -a
-  # shellcheck disable=SC1090
-  . "$env_file"
-  set +a
-fi
+set -a
+# shellcheck disable=SC1090
+. "$env_file"
+set +a
 log_dir="${LOG_DIR:-.}"
-pids=()
-stop() { [ "${#pids[@]}" -eq 0 ] || kill "${pids[@]}" 2>/dev/null || true; wait; }
-trap 'stop; exit 0' INT TERM
+[ -z "${PID_FILE:-}" ] || echo "$$" >"$PID_FILE"
+supervisors=()
+
+keep_running() {
+  local port="$1" child=""
+  trap '[ -z "$child" ] || kill -TERM "$child" 2>/dev/null; wait; exit 0' TERM INT
+  while true; do
+    # The same command line as deploy/daphne@.service: no --proxy-headers (the app reads
+    # the client's address itself, from TRUSTED_PROXIES only) and daphne's own access log
+    # off (-v 0: the app logs each request, in UTC, with its id).
+    .venv/bin/daphne --bind 127.0.0.1 --port "$port" -v 0 \
+      --application-close-timeout 15 config.asgi:application >>"$log_dir/daphne-$port.log" 2>&1 &
+    child=$!
+    wait "$child" || true
+    echo "$(date -u +%FT%TZ) daphne on port $port ended; starting it again in 2 s" >>"$log_dir/daphne-$port.log"
+    sleep 2
+  done
+}
+
+stop() {
+  trap - TERM INT EXIT
+  [ "${#supervisors[@]}" -eq 0 ] || kill -TERM "${supervisors[@]}" 2>/dev/null || true
+  wait
+  [ -z "${PID_FILE:-}" ] || rm -f "$PID_FILE"
+}
+trap 'stop; exit 0' TERM INT
 trap stop EXIT
-for ((n = 0; n < count; n++)); do
-  port=$((base_port + n))
-  .venv/bin/daphne --bind 127.0.0.1 --port "$port" --proxy-headers \
-    --application-close-timeout 15 config.asgi:application >>"$log_dir/daphne-$port.log" 2>&1 &
-  pids+=("$!")
-  echo "daphne on 127.0.0.1:$port (pid $!), log $log_dir/daphne-$port.log"
+for port in "$@"; do
+  keep_running "$port" &
+  supervisors+=("$!")
+  echo "daphne kept running on 127.0.0.1:$port, log $log_dir/daphne-$port.log"
 done
-wait -n
-echo "a daphne process ended: stopping the others" >&2
-exit 1
+wait

@@ -41,6 +41,8 @@ class GameSpec:
     ``options_from(data)``.
     ``clean_options(options, *, players)``: the options a match keeps, or ValidationError.
     ``auto_planning``: whether a seat may hand its planning to the computer (AUTO).
+    ``private_actions``: action types that change only what their own seat sees (a setting
+    kept secret): applied at any version, without raising it, and sent to that seat alone.
     """
 
     key: str
@@ -52,6 +54,7 @@ class GameSpec:
     practice_form: type[forms.Form]
     clean_options: Callable[..., dict[str, Any]]
     auto_planning: bool = False
+    private_actions: frozenset[str] = frozenset()
 
 
 GAMES: dict[str, GameSpec] = {
@@ -66,6 +69,7 @@ GAMES: dict[str, GameSpec] = {
             options_form=actual_options.OptionsForm,
             practice_form=actual_options.PracticeForm,
             clean_options=actual_options.clean_options,
+            private_actions=frozenset({"counter_mode"}),
         ),
         GameSpec(
             key="acticsx",

@@ -11,8 +11,10 @@ from typing import Any
 from django.db.models import Q
 from django.template.loader import render_to_string
 
-from sessions_app.models import Character
+from sessions_app.models import Character, Membership
 from sessions_app.rooms import Boards
+from sessions_app.selectors.scenes import appeared_character_ids
+from sessions_app.selectors.tables import membership_get
 
 from .forms import MatchForm
 from .models import Match
@@ -20,11 +22,16 @@ from .registry import GAMES
 from .services import match_stopped
 
 
-def match_characters(session):
-    """The characters who may sit down to a match: the session's PCs and the table's NPCs."""
+def match_characters(session, user):
+    """The characters who may sit down to a match: the session's PCs and the table's NPCs,
+    of which a player knows only those that have been on stage."""
+    npcs = Q(kind=Character.Kind.NPC)
+    membership = membership_get(user=user, table_id=session.table_id)
+    if membership is None or membership.role != Membership.Role.GM:
+        npcs &= Q(pk__in=appeared_character_ids())
     return (
         Character.objects.filter(table=session.table)
-        .filter(Q(sessions=session) | Q(kind=Character.Kind.NPC))
+        .filter(Q(sessions=session) | npcs)
         .select_related("owner")
         .distinct()
         .order_by("kind", "name")
@@ -71,7 +78,9 @@ def render_board(match: Match, user, *, request=None) -> str:
 def page_context(request, session) -> dict[str, Any]:
     """The form that seats two characters at a match, for the full room page."""
     return {
-        "match_form": MatchForm(characters=match_characters(session), user=request.user),
+        "match_form": MatchForm(
+            characters=match_characters(session, request.user), user=request.user
+        ),
         "board_form_template": "minigames/_match_form.html",
     }
 

@@ -8,14 +8,16 @@ from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from sessions_app.models import Character, GameSession, Membership, Phase
 from sessions_app.services.access import is_gm, require_gm, require_member
 from sessions_app.services.dice import Draw, dice_draw, proof_block
+from sessions_app.services.signals import board_changed, send_on_commit
 from sessions_app.services.stage import stage_require
-from sessions_app.services.timeline import announce_on_commit, timeline_append
+from sessions_app.services.timeline import timeline_append
 
 from .game import IllegalAction
 from .messages import translate
@@ -129,6 +131,7 @@ def match_create(
     game: str = DEFAULT_GAME,
     seed: int | None = None,
     dice_value: str | None = None,
+    dice_reservation=None,
 ) -> Match:
     """Seat two characters of the session at a match; both then prepare in secret."""
     spec = game_spec(game)
@@ -159,7 +162,7 @@ def match_create(
         if seed is None:
             # The seed fixes every shuffle and random discard of the match: drawn like a
             # roll's dice, so that once the match is over anyone can check it.
-            draw = dice_draw(session=session, value=dice_value)
+            draw = dice_draw(session=session, value=dice_value, reservation=dice_reservation, by=by)
             seed = draw.source.randint(0, SEED_LIMIT - 1)
         match = _new_match(
             spec=spec,
@@ -235,10 +238,20 @@ def _new_match(*, spec: GameSpec, session, by, seat_users, seat_info, options, s
     )
 
 
-def _append_move(match: Match, seat: int, action: dict, *, by_computer: bool) -> None:
-    match.version += 1
+def _append_move(
+    match: Match, seat: int, action: dict, *, by_computer: bool, private: bool = False
+) -> None:
+    """Log the move for replay; a public one raises the version everyone's board carries."""
+    if not private:
+        match.version += 1
+    # Numbered after the last move rather than by version: a private move is logged too.
+    last = match.moves.aggregate(last=Max("number"))["last"] or 0
     MatchMove.objects.create(
-        match=match, number=match.version, seat=seat, action=action, by_computer=by_computer
+        match=match,
+        number=max(last + 1, match.version),
+        seat=seat,
+        action=action,
+        by_computer=by_computer,
     )
 
 
@@ -303,7 +316,8 @@ def _computer_turns(match: Match) -> Match:
     return match
 
 
-def _save_state(match: Match, state, engine) -> None:
+def _save_state(match: Match, state, engine, *, only_seat: int | None = None) -> None:
+    """Store the state and tell the room; ``only_seat``: a private move, told to that seat."""
     match.state = engine.to_dict(state)
     was_finished = match.status == Match.Status.FINISHED
     if engine.is_terminal(state):
@@ -316,7 +330,16 @@ def _save_state(match: Match, state, engine) -> None:
     if match.session_id:
         if match.status == Match.Status.FINISHED and not was_finished:
             _announce_result(match)
-        announce_on_commit("board", session_id=match.session_id, board_id=match.pk)
+        if only_seat is None:
+            send_on_commit(board_changed, session_id=match.session_id, board_id=match.pk)
+        else:
+            seat_user = (match.seat0_user_id, match.seat1_user_id)[only_seat]
+            send_on_commit(
+                board_changed,
+                session_id=match.session_id,
+                board_id=match.pk,
+                user_ids=[seat_user],
+            )
 
 
 def _announce_result(match: Match) -> None:
@@ -366,11 +389,13 @@ def match_move(*, match_id: int, by, action: dict, version: int) -> Match:
             _require_play_not_over(match.session)
         if match.status == Match.Status.FINISHED:
             raise ValidationError(_("The match is over."))
-        # A setup only replaces the seat's own secret choices until both are ready, so it
-        # need not wait for the other seat's news; every other move must be current.
-        if match.version != version and action.get("type") != "setup":
-            raise StaleMove(_("The board changed before your move arrived; here it is again."))
         spec = GAMES[match.game]
+        private = action.get("type") in spec.private_actions
+        # A setup only replaces the seat's own secret choices until both are ready, and a
+        # private setting touches nothing else, so neither need wait for the other seat's
+        # news; every other move must be current.
+        if match.version != version and action.get("type") != "setup" and not private:
+            raise StaleMove(_("The board changed before your move arrived; here it is again."))
         state = spec.engine.from_dict(match.state)
         if action.get("type") == "auto":
             _set_auto(match, spec, seat, bool(action.get("value")), state)
@@ -381,8 +406,11 @@ def match_move(*, match_id: int, by, action: dict, version: int) -> Match:
                 state = spec.engine.apply(state, action)
             except IllegalAction as error:
                 raise ValidationError(translate(error.message)) from None
-            _append_move(match, seat, action, by_computer=False)
-            _save_state(match, state, spec.engine)
+            _append_move(match, seat, action, by_computer=False, private=private)
+            _save_state(match, state, spec.engine, only_seat=seat if private else None)
+    if private:
+        # Nothing anyone else sees has changed, so no computer seat has anything new to do.
+        return match
     return _computer_turns(match)
 
 
@@ -419,7 +447,7 @@ def matches_stop(*, session: GameSession, by) -> list[Match]:
         match.version += 1
         match.save(update_fields=["status", "result", "finished_at", "version"])
         _announce_result(match)
-        announce_on_commit("board", session_id=session.pk, board_id=match.pk)
+        send_on_commit(board_changed, session_id=session.pk, board_id=match.pk)
         stopped.append(match)
     return stopped
 

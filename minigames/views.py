@@ -10,7 +10,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
-from sessions_app.services.access import is_member, member_session_or_404
+from sessions_app.services.access import is_member
+from sessions_app.views.access import member_session_or_404
 from sessions_app.views.common import apply_errors
 
 from . import services
@@ -38,7 +39,7 @@ def _viewable(request, match_id: int) -> Match:
 @require_POST
 def match_create(request, session_id: int):
     session, _membership = member_session_or_404(user=request.user, session_id=session_id)
-    characters = match_characters(session)
+    characters = match_characters(session, request.user)
     form = MatchForm(request.POST, characters=characters, user=request.user)
     match = under_way = None
     if form.is_valid():
@@ -57,6 +58,7 @@ def match_create(request, session_id: int):
                 options=form.options(),
                 game=form.cleaned_data["game"],
                 dice_value=request.POST.get("dice_value") or None,
+                dice_reservation=request.POST.get("dice_reservation") or None,
             )
         except PermissionDenied as error:
             form.add_error(None, str(error))

@@ -4,8 +4,10 @@ from .models import (
     Appearance,
     Character,
     CharacterFace,
+    ChatTab,
     CheckRequest,
     Contest,
+    CutIn,
     DiceEpoch,
     ExperienceAccount,
     ExperienceEntry,
@@ -32,6 +34,8 @@ from .models import (
     SpectatorPresence,
     StageRequest,
     Table,
+    TableAudio,
+    TableBar,
     TimelineEvent,
 )
 
@@ -61,6 +65,11 @@ class MembershipAdmin(admin.ModelAdmin):
 @admin.register(Invite)
 class InviteAdmin(admin.ModelAdmin):
     list_display = ["table", "created_by", "created_at", "expires_at", "revoked", "allows_guests"]
+
+
+@admin.register(TableBar)
+class TableBarAdmin(admin.ModelAdmin):
+    list_display = ["user", "table", "barred_by", "barred_at"]
 
 
 @admin.register(GameSession)
@@ -116,6 +125,12 @@ class CharacterAdmin(admin.ModelAdmin):
 class CharacterFaceAdmin(admin.ModelAdmin):
     list_display = ["character", "label", "is_portrait", "created_at"]
     list_filter = ["is_portrait"]
+
+
+@admin.register(ChatTab)
+class ChatTabAdmin(admin.ModelAdmin):
+    list_display = ["name", "session", "position", "archived"]
+    list_filter = ["archived"]
 
 
 @admin.register(Contest)
@@ -307,3 +322,13 @@ class ImportedLogAdmin(ReadOnlyAdmin):
 
     list_display = ["session", "imported_by", "imported_at", "complete", "view_of"]
     list_filter = ["complete"]
+
+
+@admin.register(TableAudio)
+class TableAudioAdmin(admin.ModelAdmin):
+    list_display = ["title", "table", "content_type", "duration", "heard", "uploaded_at"]
+
+
+@admin.register(CutIn)
+class CutInAdmin(admin.ModelAdmin):
+    list_display = ["text", "table", "created_by", "created_at"]

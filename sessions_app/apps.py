@@ -7,6 +7,7 @@ class SessionsAppConfig(AppConfig):
     verbose_name = _("Tables and sessions")
 
     def ready(self):
-        from . import live_delivery
-
-        live_delivery.register()
+        # Connects the live wing's receivers to the services' signals, and registers the
+        # project's own deployment checks.
+        from . import checks  # noqa: F401
+        from .live import hooks  # noqa: F401

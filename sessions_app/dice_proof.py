@@ -31,11 +31,20 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from .dice_grammar import MAX_DRAWS
+from .dice_grammar import MAX_SIDES as MAX_DIE_SIDES
+
 PROCEDURE = "srs-dice/v1"
 EPOCH_SIZE = 1024
 MASTER_BYTES = 32
 VALUE_BYTES = 16
 MAX_SIDES = 2**62
+# What one roll can draw, as the app rolls: the roll box's own limits (at most MAX_DRAWS dice
+# of at most MAX_DIE_SIDES sides each, rerolls included); a match's seed is the one draw of
+# a single die of MAX_SIDES sides. A proof asking for more is refused before any face is
+# derived, so a forged log cannot make a verifier work for minutes.
+MAX_DICE_PER_ROLL = MAX_DRAWS
+SEED_DRAWS = ((1, MAX_SIDES),)
 
 VALUE_FROM_BROWSER = "browser"
 VALUE_FROM_SERVER = "server"
@@ -157,6 +166,33 @@ def _face(words: Iterator[int], sides: int) -> int:
     raise AssertionError("unreachable: the stream is endless")
 
 
+def check_draws(draws: Sequence[Sequence[int]], faces: Sequence[int]) -> int:
+    """Refuse, before any work, draws the app could not have made or that do not match the
+    faces listed; return the number of dice drawn."""
+    if len(draws) > MAX_DICE_PER_ROLL:
+        raise ProofError(f"it lists {len(draws)} draws; a roll draws at most {MAX_DICE_PER_ROLL}")
+    shaped = []
+    for draw in draws:
+        if len(draw) != 2 or any(isinstance(n, bool) or not isinstance(n, int) for n in draw):
+            raise ProofError("each draw is [count, sides], two whole numbers")
+        shaped.append((draw[0], draw[1]))
+    if tuple(shaped) == SEED_DRAWS:
+        total = 1
+    else:
+        for count, sides in shaped:
+            if count < 1 or not 1 <= sides <= MAX_DIE_SIDES:
+                raise ProofError(
+                    f"a draw of {count} dice of {sides} sides is outside what a roll can draw "
+                    f"(1 or more dice of 1 to {MAX_DIE_SIDES} sides)"
+                )
+        total = sum(count for count, _sides in shaped)
+        if total > MAX_DICE_PER_ROLL:
+            raise ProofError(f"it draws {total} dice; a roll draws at most {MAX_DICE_PER_ROLL}")
+    if total != len(faces):
+        raise ProofError(f"it draws {total} dice but lists {len(faces)} faces")
+    return total
+
+
 def derive_faces(key: bytes, value: str, draws: Sequence[Sequence[int]]) -> list[int]:
     """Return the faces for `draws`, a list of (count, sides), from a key and roller value."""
     words = _words(key, value)
@@ -211,6 +247,7 @@ class RollProof:
 def verify(proof: RollProof, root: bytes) -> list[int]:
     """Check a roll against its epoch's commitment; return its faces or raise ProofError."""
     _require_size(proof.size)
+    check_draws(proof.draws, proof.faces)
     if len(proof.path) != proof.size.bit_length() - 1:
         raise ProofError("the proof's path does not match the epoch's size")
     if not 0 <= proof.index < proof.size:
@@ -222,3 +259,94 @@ def verify(proof: RollProof, root: bytes) -> list[int]:
     if tuple(faces) != tuple(proof.faces):
         raise ProofError(f"the dice show {faces}, not {list(proof.faces)}")
     return faces
+
+
+# A reserved key must be rolled with or published as skipped by the first roll made this
+# long after the reservation expired (the server publishes it at the next roll after expiry;
+# the margin covers the instant between its check and the roll's own time).
+RESERVATION_GRACE_SECONDS = 60
+
+
+class _Reserved:
+    """The owner of a reserved key until a roll (or its skip) uses it."""
+
+    def __init__(self, expires_at):
+        self.expires_at = expires_at
+
+
+class KeyLedger:
+    """Accounts for the key indexes of every batch in timeline order: each batch's keys are
+    used 0, 1, 2… without a gap, each by one roll (the events that show the same roll again,
+    such as a secret roll's reveal, name the same roll), and a batch is started only once
+    the one before it is used up. A key reserved for a roll (``dice_reserved``) counts as
+    used where it was reserved; the next event that uses it is its roll (or its published
+    skip), and it must have one in time. Fed the events in order; raises ProofError naming
+    the index.
+    """
+
+    def __init__(self) -> None:
+        self._sizes: dict[int, int] = {}
+        self._next: dict[int, int] = {}
+        self._owners: dict[tuple[int, int], object] = {}
+
+    def committed(self, epoch: int, size: int) -> None:
+        """A batch's commitment was published (the first one of a batch counts)."""
+        self._sizes.setdefault(epoch, size)
+
+    def used(self, epoch, index, roll) -> None:
+        """Key `index` of batch `epoch` was published for `roll` (any hashable naming it)."""
+        self._take(epoch, index, roll)
+
+    def reserved(self, epoch, index, expires_at) -> None:
+        """Key `index` of batch `epoch` was set aside until `expires_at` (a datetime)."""
+        self._take(epoch, index, _Reserved(expires_at))
+
+    def overdue(self, now) -> None:
+        """Refuse a reserved key still unused by a roll made well after it expired."""
+        for (epoch, index), owner in self._owners.items():
+            if isinstance(owner, _Reserved) and (
+                (now - owner.expires_at).total_seconds() > RESERVATION_GRACE_SECONDS
+            ):
+                raise ProofError(
+                    f"key {index} of batch {epoch} was reserved, and neither rolled with "
+                    "nor published as skipped when it expired"
+                )
+
+    def _take(self, epoch, index, roll) -> None:
+        if any(isinstance(n, bool) or not isinstance(n, int) for n in (epoch, index)):
+            raise ProofError("a key's batch and index are whole numbers")
+        size = self._sizes.get(epoch)
+        if size is None:
+            raise ProofError(f"batch {epoch} has no commitment published before key {index}")
+        if not 0 <= index < size:
+            raise ProofError(f"key {index} is outside batch {epoch} of {size}")
+        owner = self._owners.get((epoch, index))
+        if owner is not None:
+            if isinstance(owner, _Reserved) and not isinstance(roll, _Reserved):
+                self._owners[(epoch, index)] = roll
+            elif owner != roll:
+                raise ProofError(f"key {index} of batch {epoch} is used by two rolls")
+            return
+        expected = self._next.get(epoch, 0)
+        if index != expected:
+            raise ProofError(
+                f"key {index} of batch {epoch} comes where key {expected} is next: "
+                + ("a key is missing" if index > expected else "the keys are out of order")
+            )
+        if index == 0 and epoch > 0 and self._next.get(epoch - 1) != self._sizes.get(epoch - 1):
+            raise ProofError(f"batch {epoch} is used before batch {epoch - 1} is used up")
+        self._owners[(epoch, index)] = roll
+        self._next[epoch] = index + 1
+
+
+def roll_identity(kind: str, seq: int, payload: dict):
+    """What names one roll across the events that show it: a roll's id, a match's id (its
+    start shows where the seed's key sits, its end the key), for a hidden value's roll the
+    event that shows it (``shows_seq``), else the event itself."""
+    if "roll_id" in payload:
+        return ("roll", payload["roll_id"])
+    if kind.startswith("match_") and "match_id" in payload:
+        return ("match", payload["match_id"])
+    if kind == "hidden_roll":
+        return ("event", payload.get("shows_seq"))
+    return ("event", seq)

@@ -1,3 +1,5 @@
+import re
+
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
@@ -7,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from .judgement import display_name
 from .models import RulesProfile
+from .models.chat import CHAT_TAB_PREFIX
 from .palette import PALETTE_MAX_CHARS
 from .services.chat import CHAT_MAX_LENGTH
 from .services.experience import AwardLine
@@ -71,6 +74,9 @@ class SessionForm(forms.Form):
         self.fields["scheduled_for"].initial = timezone.localdate
 
 
+_TAB_CHANNEL = re.compile(rf"^{CHAT_TAB_PREFIX}[0-9]{{1,18}}$")
+
+
 class ChatForm(forms.Form):
     text = forms.CharField(
         label=_("Message"),
@@ -85,38 +91,71 @@ class ChatForm(forms.Form):
     )
     # The timeline tab the line goes to. The room's script keeps it on the tab shown; without
     # a script it is the one way to choose.
-    channel = forms.ChoiceField(
+    # A GM tab is checked by the chat service, which reads that one tab: a post does not
+    # read the session's every tab to build the list (the page keeps its own, hx-preserve).
+    channel = forms.CharField(
         label=_("Channel"),
-        choices=[("main", _("Main")), ("offtopic", _("Off-topic"))],
         required=False,
+        widget=forms.Select(choices=[("main", _("Main")), ("offtopic", _("Off-topic"))]),
     )
 
-    def __init__(self, *args, speakers=(), expressions=(), **kwargs):
-        """`expressions`: (character, faces) for each character the viewer may speak as."""
+    def __init__(
+        self, data=None, *args, speakers=(), expressions=(), voice=None, tabs=(), **kwargs
+    ):
+        """`speakers` and `expressions` ((character, faces) for each character the viewer
+        may speak as) are what the form offers. A posted line names one character at most:
+        `voice`, that character as selectors.scenes.voice_get read it, and the face is
+        checked against that character's alone. `tabs` are the GM's open chat tabs."""
         kwargs.setdefault("auto_id", "chat_%s")
-        super().__init__(*args, **kwargs)
+        if data is not None and voice is None and "face" in data:
+            # Only a character speaking in character shows a face: other lines ignore it.
+            data = data.copy()
+            data.pop("face")
+        super().__init__(data, *args, **kwargs)
+        if voice is not None:
+            expressions = [(voice.character, [voice.face] if voice.face else [])]
+        self.offer(speakers, expressions, tabs)
+
+    def offer(self, speakers, expressions, tabs=()) -> None:
+        """Offer these voices, expressions and GM tabs (a form answered with its errors
+        shows the viewer's every choice again)."""
         self.fields["say_as"].widget.choices = list(speakers) or [("ooc", _("Out of character"))]
         self.expression_groups = [(character, faces) for character, faces in expressions if faces]
         self.fields["face"].choices = [("", _("Portrait"))] + [
             (character.name, [(face.pk, face.label) for face in faces])
             for character, faces in self.expression_groups
         ]
+        self.fields["channel"].widget.choices = [
+            ("main", _("Main")),
+            ("offtopic", _("Off-topic")),
+            *((tab.key, tab.name) for tab in tabs),
+        ]
 
     def clean_channel(self) -> str:
-        return self.cleaned_data.get("channel") or "main"
+        channel = self.cleaned_data.get("channel") or "main"
+        if channel not in ("main", "offtopic") and not _TAB_CHANNEL.match(channel):
+            raise forms.ValidationError(_("Choose the main channel, off-topic or a tab."))
+        return channel
 
     def clean_say_as(self) -> dict:
-        """Turn "ooc", "narration", "ic:<character>" or "whisper:<user|gm>" into the
-        chat service's arguments (the service decides who may say what)."""
-        value = self.cleaned_data.get("say_as") or "ooc"
-        mode, _sep, target = value.partition(":")
-        if mode in ("ooc", "narration") and not target:
-            return {"mode": mode}
-        if mode == "ic" and target.isdecimal():
-            return {"mode": mode, "character_id": int(target)}
-        if mode == "whisper" and (target.isdecimal() or target == "gm"):
-            return {"mode": mode, "to_id": int(target) if target.isdecimal() else None}
-        raise forms.ValidationError(_("Choose how to say it."))
+        """The chat service's arguments (the service decides who may say what)."""
+        parsed = say_as_parse(self.cleaned_data.get("say_as"))
+        if parsed is None:
+            raise forms.ValidationError(_("Choose how to say it."))
+        return parsed
+
+
+def say_as_parse(value: str | None) -> dict | None:
+    """Turn "ooc", "narration", "ic:<character>" or "whisper:<user|gm>" (empty: "ooc") into
+    the chat service's arguments; None for anything else."""
+    mode, _sep, target = (value or "ooc").partition(":")
+    if mode in ("ooc", "narration") and not target:
+        return {"mode": mode}
+    if mode == "ic" and target.isdecimal():
+        return {"mode": mode, "character_id": int(target)}
+    if mode == "whisper" and (target.isdecimal() or target == "gm"):
+        return {"mode": mode, "to_id": int(target) if target.isdecimal() else None}
+    return None
 
 
 def _value_name_choices(profile, characters=()) -> list[tuple[str, str]]:
@@ -778,6 +817,16 @@ class CorrectionForm(forms.Form):
         self.fields["corrects"].label_from_instance = lambda entry: (
             f"{entry.created_at:%Y-%m-%d} {entry.amount:+d} {experience_label(entry.reason)}"
         )
+
+
+class CcfoliaRoomForm(forms.Form):
+    """Upload of a room exported from Ccfolia's room menu (a zip)."""
+
+    file = forms.FileField(
+        label=_("Ccfolia room export (zip)"),
+        help_text=_("The zip Ccfolia's room menu exports, at most 10 MB."),
+        widget=forms.ClearableFileInput(attrs={"accept": ".zip,application/zip"}),
+    )
 
 
 class LogImportForm(forms.Form):

@@ -3,16 +3,18 @@
 Every function here reads; none writes. What a user gets is exactly what
 ``visible_events`` lets them see, except the GM's JSON export, which carries
 every event of the session (the players' redacted twins too) so that importing it
-rebuilds the whole timeline. The number of queries does not depend on the number of
-events: events, their audiences and the people of an imported log are each one query.
+rebuilds the whole timeline. Events are read a chunk at a time (their audiences with
+them), never one query per event; the exports stream, and the review shows one page.
 """
 
 from __future__ import annotations
 
 import datetime
 import html
+import itertools
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
@@ -23,7 +25,7 @@ from django.utils.html import strip_tags
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from sessions_app.kinds.registry import LogPlace, Topic, log_place, topic_of
+from sessions_app.kinds.registry import LogPlace, Topic, log_place, payload_for, topic_of
 from sessions_app.selectors.tables import table_members
 from sessions_app.selectors.timeline import visible_events
 from sessions_app.services.access import is_gm, require_member
@@ -44,6 +46,13 @@ FORMAT = "srs-table-session-log"
 FORMAT_VERSION = 1
 
 FILTERS = ("all", *Topic)
+
+# A log may hold 50,000 events (an import): they are read and rendered this many at a time,
+# and the outline (what grouping and filtering need) a larger chunk at a time.
+CHUNK = 500
+OUTLINE_CHUNK = 5000
+# The review shows this many events a page.
+REVIEW_PAGE_EVENTS = 200
 
 # Payload keys that name a character, at any depth (contest sides nest theirs).
 _CHARACTER_KEYS = frozenset(
@@ -147,10 +156,10 @@ def log_viewer(*, session: GameSession, user, membership: Membership | None = No
     )
 
 
-def _audience_names(session_id: int) -> dict[int, list[str]]:
-    """Map event id → usernames of its audience, for the whole session in one query."""
+def _audience_names(event_ids: list[int]) -> dict[int, list[str]]:
+    """Map event id → usernames of its audience, for these events in one query."""
     rows = (
-        TimelineEvent.audience.through.objects.filter(timelineevent__session_id=session_id)
+        TimelineEvent.audience.through.objects.filter(timelineevent_id__in=event_ids)
         .order_by("timelineevent_id", "user__username")
         .values_list("timelineevent_id", "user__username")
     )
@@ -160,23 +169,18 @@ def _audience_names(session_id: int) -> dict[int, list[str]]:
     return names
 
 
-def log_events(viewer: LogViewer, *, everything: bool = False) -> list[TimelineEvent]:
-    """Return the events the viewer may see, in order, each with `audience_names`.
-
-    An imported event has no actor account here: it gets an unsaved user carrying the
-    name from the file, so templates show it as they show anyone else.
-    """
+def _events_query(viewer: LogViewer, *, everything: bool = False):
     if everything and viewer.is_gm:
-        events = (
+        return (
             TimelineEvent.objects.filter(session_id=viewer.session.pk)
             .select_related("actor")
             .order_by("seq")
         )
-    else:
-        events = visible_events(session_id=viewer.session.pk, user=viewer.user, is_gm=viewer.is_gm)
-    events = list(events)
-    audiences = _audience_names(viewer.session.pk)
-    people = viewer.imported.event_people if viewer.imported is not None else {}
+    return visible_events(session_id=viewer.session.pk, user=viewer.user, is_gm=viewer.is_gm)
+
+
+def _prepared(viewer: LogViewer, events: list[TimelineEvent], people: dict) -> list:
+    audiences = _audience_names([event.pk for event in events])
     User = get_user_model()
     for event in events:
         named = people.get(str(event.seq))
@@ -189,6 +193,83 @@ def log_events(viewer: LogViewer, *, everything: bool = False) -> list[TimelineE
         if not isinstance(event.payload, dict):
             event.payload = {}
     return events
+
+
+def log_event_chunks(
+    viewer: LogViewer, *, everything: bool = False, seqs: list[int] | None = None
+) -> Iterator[list[TimelineEvent]]:
+    """Yield the events the viewer may see (only those numbered `seqs`, if given), in
+    order and CHUNK at a time, each with `audience_names`.
+
+    An imported event has no actor account here: it gets an unsaved user carrying the
+    name from the file, so templates show it as they show anyone else.
+    """
+    query = _events_query(viewer, everything=everything)
+    people = viewer.imported.event_people if viewer.imported is not None else {}
+    if seqs is not None:
+        for start in range(0, len(seqs), CHUNK):
+            chunk = list(query.filter(seq__in=seqs[start : start + CHUNK]))
+            if chunk:
+                yield _prepared(viewer, chunk, people)
+        return
+    last = 0
+    while chunk := list(query.filter(seq__gt=last)[:CHUNK]):
+        yield _prepared(viewer, chunk, people)
+        last = chunk[-1].seq
+
+
+def log_events(viewer: LogViewer, *, everything: bool = False) -> list[TimelineEvent]:
+    """Return the events the viewer may see, in order, each with `audience_names`."""
+    return list(itertools.chain.from_iterable(log_event_chunks(viewer, everything=everything)))
+
+
+@dataclass(frozen=True)
+class OutlineLine:
+    """An event as the outline reads it: enough to file and filter it, nothing to show."""
+
+    seq: int
+    kind: str
+    payload: dict
+
+
+def _outline_lines(viewer: LogViewer) -> Iterator[OutlineLine]:
+    query = _events_query(viewer).values_list("seq", "kind", "payload")
+    last = 0
+    while rows := list(query.filter(seq__gt=last)[:OUTLINE_CHUNK]):
+        for seq, kind, payload in rows:
+            yield OutlineLine(seq, kind, payload if isinstance(payload, dict) else {})
+        last = rows[-1][0]
+
+
+def log_outline(viewer: LogViewer, *, show: str = "all", character: str = "") -> list[LogPhase]:
+    """The viewer's log grouped into phases and scenes, each section holding OutlineLines:
+    read without rendering anything, so a long log costs little until a part is shown."""
+    return group_events(_outline_lines(viewer), show=show, character=character)
+
+
+def outline_seqs(phases: list[LogPhase]) -> list[int]:
+    """Every event of the outline, in timeline order (the order its sections hold them)."""
+    return [line.seq for phase in phases for section in phase.sections for line in section.events]
+
+
+def outline_filled(
+    viewer: LogViewer, phases: list[LogPhase]
+) -> Iterator[tuple[LogPhase, LogSection, Iterator[list[TimelineEvent]]]]:
+    """Walk the outline's sections, each with its events ready to render, CHUNK at a time
+    and read as they are walked: a section's chunks must be used before the next one."""
+    events = itertools.chain.from_iterable(log_event_chunks(viewer, seqs=outline_seqs(phases)))
+
+    def taken(count: int) -> Iterator[list[TimelineEvent]]:
+        while count > 0:
+            part = list(itertools.islice(events, min(count, CHUNK)))
+            if not part:
+                return
+            count -= len(part)
+            yield part
+
+    for phase in phases:
+        for section in phase.sections:
+            yield phase, section, taken(len(section.events))
 
 
 def _mentions(value, name: str, depth: int = 0) -> bool:
@@ -361,6 +442,74 @@ def session_review(
     return phases, characters
 
 
+@dataclass
+class ReviewPage:
+    """One page of the review: its part of the log, and where it stands among the pages."""
+
+    phases: list[LogPhase]
+    number: int
+    count: int
+    events: int  # how many events the whole (filtered) log holds
+
+    @property
+    def previous(self) -> int | None:
+        return self.number - 1 if self.number > 1 else None
+
+    @property
+    def next(self) -> int | None:
+        return self.number + 1 if self.number < self.count else None
+
+    @property
+    def numbers(self) -> list[int | None]:
+        """The page numbers to offer: the first, the last, and those around this one (None
+        where some are left out)."""
+        near = {1, self.count, *range(self.number - 2, self.number + 3)}
+        shown: list[int | None] = []
+        for number in sorted(n for n in near if 1 <= n <= self.count):
+            if shown and number - (shown[-1] or 0) > 1:
+                shown.append(None)
+            shown.append(number)
+        return shown
+
+
+def review_page(
+    *, viewer: LogViewer, show: str = "all", character: str = "", page: int = 1
+) -> tuple[ReviewPage, list[dict]]:
+    """Return one page of the grouped review (REVIEW_PAGE_EVENTS events, the sections
+    they belong to around them) and the characters the filter may name."""
+    if show not in FILTERS:
+        show = "all"
+    characters = review_characters(viewer)
+    names = {row["name"] for row in characters}
+    outline = log_outline(viewer, show=show, character=character if character in names else "")
+    seqs = outline_seqs(outline)
+    count = max(1, -(-len(seqs) // REVIEW_PAGE_EVENTS))
+    number = min(max(page, 1), count)
+    start = (number - 1) * REVIEW_PAGE_EVENTS
+    wanted = seqs[start : start + REVIEW_PAGE_EVENTS]
+    shown = {
+        event.seq: event
+        for chunk in log_event_chunks(viewer, seqs=sorted(wanted))
+        for event in chunk
+    }
+    phases = []
+    for phase in outline:
+        sections = []
+        for section in phase.sections:
+            events = [shown[line.seq] for line in section.events if line.seq in shown]
+            if not events:
+                continue
+            part = LogSection(**{**section.__dict__, "events": events, "open": False})
+            # Begun on an earlier page: its heading says it goes on here.
+            part.continued = section.continued or section.events[0].seq not in shown
+            sections.append(part)
+        if sections:
+            phases.append(LogPhase(phase=phase.phase, sections=sections))
+    if phases:
+        phases[-1].sections[-1].open = True
+    return ReviewPage(phases=phases, number=number, count=count, events=len(seqs)), characters
+
+
 def _iso(moment: datetime.datetime) -> str:
     return moment.astimezone(datetime.UTC).isoformat()
 
@@ -391,14 +540,29 @@ def _profile(session: GameSession) -> dict:
     }
 
 
-def export_json(*, viewer: LogViewer) -> dict:
+def _event_document(viewer: LogViewer, event: TimelineEvent) -> dict:
+    return {
+        "seq": event.seq,
+        "kind": event.kind,
+        "actor": event.actor.get_username() if event.actor is not None else "",
+        "created_at": _iso(event.created_at),
+        "visibility": event.visibility,
+        "audience": event.audience_names,
+        "payload": payload_for(
+            event.kind, event.payload, reader_id=viewer.user.pk, reader_is_gm=viewer.is_gm
+        ),
+    }
+
+
+def export_json(*, viewer: LogViewer, events=None, face_ids=None) -> dict:
     """Return the session log as a JSON-ready document: only what the viewer may see.
 
     No database id appears outside the events' own payloads, so a file imported
     elsewhere and exported again is the same document.
     """
     session = viewer.session
-    events = log_events(viewer, everything=True)
+    if events is None:
+        events = log_events(viewer, everything=True)
     document = {
         "format": FORMAT,
         "version": FORMAT_VERSION,
@@ -413,35 +577,41 @@ def export_json(*, viewer: LogViewer) -> dict:
         },
         "members": _members(viewer),
         "characters": review_characters(viewer),
-        "events": [
-            {
-                "seq": event.seq,
-                "kind": event.kind,
-                "actor": event.actor.get_username() if event.actor is not None else "",
-                "created_at": _iso(event.created_at),
-                "visibility": event.visibility,
-                "audience": event.audience_names,
-                "payload": event.payload,
-            }
-            for event in events
-        ],
+        "events": [_event_document(viewer, event) for event in events],
     }
-    pictures = _line_pictures(viewer, events)
+    pictures = _line_pictures(viewer, _line_face_ids(events) if face_ids is None else face_ids)
     if pictures:
         document["pictures"] = pictures
     return document
 
 
-def _line_pictures(viewer: LogViewer, events) -> dict:
-    """The faces the exported lines were said with, as {"face:<id>": {format, base64}}:
-    ids as the payloads name them, so an import shows each line with its own face."""
-    face_ids = sorted(
+def _line_face_ids(events) -> list[int]:
+    return sorted(
         {
             event.payload["face_id"]
             for event in events
             if event.kind == "chat" and isinstance(event.payload.get("face_id"), int)
         }
     )
+
+
+def _chat_face_ids(viewer: LogViewer) -> list[int]:
+    """The faces of every line the viewer's JSON export holds, read without the rest."""
+    query = _events_query(viewer, everything=True).filter(kind="chat").values_list("seq", "payload")
+    face_ids: set[int] = set()
+    last = 0
+    while rows := list(query.filter(seq__gt=last)[:OUTLINE_CHUNK]):
+        for _seq, payload in rows:
+            face_id = payload.get("face_id") if isinstance(payload, dict) else None
+            if isinstance(face_id, int) and not isinstance(face_id, bool):
+                face_ids.add(face_id)
+        last = rows[-1][0]
+    return sorted(face_ids)
+
+
+def _line_pictures(viewer: LogViewer, face_ids: list[int]) -> dict:
+    """The faces the exported lines were said with, as {"face:<id>": {format, base64}}:
+    ids as the payloads name them, so an import shows each line with its own face."""
     if not face_ids:
         return {}
     if viewer.imported is not None:
@@ -463,11 +633,34 @@ def _line_pictures(viewer: LogViewer, events) -> dict:
     return pictures
 
 
+def _json_text(value) -> str:
+    return json.dumps(value, ensure_ascii=False, indent=2, sort_keys=True)
+
+
+def export_json_chunks(*, viewer: LogViewer) -> Iterator[str]:
+    """Yield the JSON export as text, the events CHUNK at a time: the same text as
+    `export_json_text`, without holding the whole log at once."""
+    document = export_json(viewer=viewer, events=[], face_ids=_chat_face_ids(viewer))
+    text = _json_text(document) + "\n"
+    # Keys are sorted and strings escaped: this is the top-level key and nothing else.
+    marker = '\n  "events": []'
+    before, after = text.split(marker, 1)
+    yield before + '\n  "events": ['
+    first = True
+    for chunk in log_event_chunks(viewer, everything=True):
+        items = []
+        for event in chunk:
+            lines = _json_text(_event_document(viewer, event)).split("\n")
+            items.append("\n".join("    " + line for line in lines))
+        yield ("\n" if first else ",\n") + ",\n".join(items)
+        first = False
+    yield ("]" if first else "\n  ]") + after
+
+
 def export_json_text(*, viewer: LogViewer) -> str:
     """Return the JSON export as text; keys sorted, so that equal logs are equal files
     whichever database kept them (PostgreSQL does not keep a payload's key order)."""
-    document = export_json(viewer=viewer)
-    return json.dumps(document, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
+    return _json_text(export_json(viewer=viewer)) + "\n"
 
 
 def _scope_note(viewer: LogViewer) -> str:
@@ -476,25 +669,52 @@ def _scope_note(viewer: LogViewer) -> str:
     return _("Only what %(name)s could see.") % {"name": viewer.view_of}
 
 
+EXPORT_TEMPLATE = "sessions_app/export_log.html"
+
+
+def _export_context(viewer: LogViewer) -> dict:
+    return {
+        "session": viewer.session,
+        "profile": viewer.session.rules_profile,
+        "viewer": viewer.user,
+        "viewer_is_gm": viewer.is_gm,
+        "static_log": True,
+        "offline_log": True,
+    }
+
+
+def export_html_chunks(*, viewer: LogViewer, dice_chart=None) -> Iterator[str]:
+    """Yield the log as one standalone HTML page (styles inside, no scripts, no links out;
+    the dice chart, if given, is inline SVG), a part at a time: the events are read and
+    rendered CHUNK at a time."""
+    context = _export_context(viewer)
+
+    def part(name: str, **extra) -> str:
+        return render_to_string(f"{EXPORT_TEMPLATE}#{name}", {**context, **extra})
+
+    phases = log_outline(viewer)
+    yield part("head", scope_note=_scope_note(viewer), dice_chart=dice_chart)
+    if not phases:
+        yield part("empty")
+    current = None
+    for phase, section, chunks in outline_filled(viewer, phases):
+        if phase is not current:
+            if current is not None:
+                yield part("phase-end")
+            yield part("phase-start", phase=phase)
+            current = phase
+        yield part("section-start", section=section)
+        for events in chunks:
+            yield part("events", events=events)
+        yield part("section-end")
+    if current is not None:
+        yield part("phase-end")
+    yield part("foot", exported_at=timezone.now())
+
+
 def export_html(*, viewer: LogViewer, dice_chart=None) -> str:
-    """Return the log as one standalone HTML page: styles inside, no scripts, no links out
-    (the dice chart, if given, is inline SVG)."""
-    phases = group_events(log_events(viewer))
-    return render_to_string(
-        "sessions_app/export_log.html",
-        {
-            "session": viewer.session,
-            "profile": viewer.session.rules_profile,
-            "phases": phases,
-            "viewer": viewer.user,
-            "viewer_is_gm": viewer.is_gm,
-            "static_log": True,
-            "offline_log": True,
-            "scope_note": _scope_note(viewer),
-            "exported_at": timezone.now(),
-            "dice_chart": dice_chart,
-        },
-    )
+    """Return the log as one standalone HTML page (see `export_html_chunks`)."""
+    return "".join(export_html_chunks(viewer=viewer, dice_chart=dice_chart))
 
 
 _MD_INLINE = re.compile(r"([\\`*_{}\[\]<>&|~!])")
@@ -516,16 +736,20 @@ _EVENT_TEXTS = (
 )
 
 
-# User text is escaped, so every tag in a rendered event is a template's: a <br> (the
-# room's line break) and a part marked data-log-paragraph (shown as a block of its own, like
-# a handout's text under its title) keep the text's shape instead of gluing words together.
+# User text is escaped (or, for a handout, rendered from Markdown to a few block tags), so
+# every tag in a rendered event is a template's or a block's: a <br> (the room's line break),
+# the end of a Markdown block, and a part marked data-log-paragraph (shown as a block of its
+# own, like a handout's text under its title) keep the text's shape instead of gluing words.
 _PARAGRAPH_START = re.compile(r"(?=<[a-z]+\b[^>]*\sdata-log-paragraph\b)")
-_LINE_BREAK = re.compile(r"<br\s*/?>")
+_LINE_BREAK = re.compile(r"<br\s*/?>|</(?:p|li|h3|h4|pre|blockquote)>")
+# A Markdown list keeps its dashes in text, as the writer typed them.
+_LIST_ITEM = re.compile(r"<li>")
 
 
 def _plain_text(fragment: str) -> str:
     """Return one rendered event as text: lines apart by a newline, paragraphs by a blank line."""
     paragraphs = []
+    fragment = _LIST_ITEM.sub("<li>- ", fragment)
     for part in _PARAGRAPH_START.split(fragment):
         lines = [
             " ".join(html.unescape(strip_tags(line)).split()) for line in _LINE_BREAK.split(part)
@@ -586,19 +810,12 @@ def section_facts(section: LogSection) -> list[str]:
     return facts
 
 
-def export_markdown(*, viewer: LogViewer) -> str:
-    """Return the log as Markdown, in the same words as the room."""
+def export_markdown_chunks(*, viewer: LogViewer) -> Iterator[str]:
+    """Yield the log as Markdown, in the same words as the room, a part at a time: the
+    events are read and rendered CHUNK at a time."""
     session = viewer.session
-    phases = group_events(log_events(viewer))
-    context = {
-        "viewer": viewer.user,
-        "viewer_is_gm": viewer.is_gm,
-        "static_log": True,
-        "offline_log": True,
-    }
-    ordered = [event for phase in phases for section in phase.sections for event in section.events]
-    texts = iter(event_texts(ordered, context))
-    lines = [
+    context = _export_context(viewer)
+    header = [
         f"# {markdown_escape(session.title)}",
         "",
         markdown_escape(
@@ -608,16 +825,27 @@ def export_markdown(*, viewer: LogViewer) -> str:
         "",
         f"*{markdown_escape(_scope_note(viewer))}*",
     ]
-    for phase in phases:
-        lines += ["", f"## {markdown_escape(phase.label)}"]
-        for section in phase.sections:
-            lines += ["", f"### {markdown_escape(section_heading(section))}"]
-            facts = section_facts(section)
-            if facts:
-                lines += ["", markdown_escape(" · ".join(facts))]
-            lines.append("")
-            lines += [markdown_list_item(next(texts)) for _event in section.events]
-    return "\n".join(lines) + "\n"
+    yield "\n".join(header) + "\n"
+    current = None
+    for phase, section, chunks in outline_filled(viewer, log_outline(viewer)):
+        lines = []
+        if phase is not current:
+            lines += ["", f"## {markdown_escape(phase.label)}"]
+            current = phase
+        lines += ["", f"### {markdown_escape(section_heading(section))}"]
+        facts = section_facts(section)
+        if facts:
+            lines += ["", markdown_escape(" · ".join(facts))]
+        lines.append("")
+        yield "\n".join(lines) + "\n"
+        for events in chunks:
+            texts = event_texts(events, context)
+            yield "".join(markdown_list_item(text) + "\n" for text in texts)
+
+
+def export_markdown(*, viewer: LogViewer) -> str:
+    """Return the log as Markdown, in the same words as the room."""
+    return "".join(export_markdown_chunks(viewer=viewer))
 
 
 def export_filename(session: GameSession, extension: str) -> str:

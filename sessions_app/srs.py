@@ -84,6 +84,10 @@ MAX_DICE_COUNT = dice_grammar.MAX_DICE_PER_TERM
 MAX_DICE_FACES = dice_grammar.MAX_SIDES
 # Long enough for any real command; short enough that int() never sees a huge literal.
 MAX_COMMAND_CHARS = 100
+# The largest number (either sign) a stored roll or log may hold: the database's 32-bit
+# columns, and what an imported log may carry. A command whose result goes beyond it is
+# refused, so that every session's own export can be imported again.
+MAX_NUMBER = 2**31 - 1
 
 _OUTCOMES_PER_SIDE = 36
 
@@ -984,6 +988,46 @@ class Amount:
         if self.command is None:
             return self.fixed or 0
         return self.command.count + self.command.modifier
+
+
+def number_out_of_range(value: Any, limit: int = MAX_NUMBER) -> int | float | None:
+    """The first number in `value` (nested lists, tuples and dicts) beyond ±`limit`, or None.
+    A float counts from 1e15 (beyond it, JSON readers differ)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value if abs(value) > limit else None
+    if isinstance(value, float):
+        return value if not abs(value) < 1e15 else None
+    if isinstance(value, dict):
+        value = value.values()
+    if isinstance(value, list | tuple) or hasattr(value, "__iter__") and not isinstance(value, str):
+        for item in value:
+            found = number_out_of_range(item, limit)
+            if found is not None:
+                return found
+    return None
+
+
+def command_result_check(result: CommandResult) -> None:
+    """Refuse a result with a number no log may hold (such as 2D6+999999999999)."""
+    found = number_out_of_range(
+        [result.summary(), result.check.to_dict() if result.check else {}, result.faces]
+    )
+    if found is not None:
+        raise CommandError(
+            "the result holds {number}, beyond the largest number a roll keeps ({limit})",
+            number=str(found)[:30],
+            limit=MAX_NUMBER,
+        )
+
+
+def draws_dice(parsed: ParsedCommand) -> bool:
+    """Whether rolling a command draws any die: a calculation such as C(10*3+2) draws none,
+    and takes no roll key."""
+    if parsed.kind == KIND_REPEAT:
+        return draws_dice(parsed.plan.inner)
+    return parsed.kind != KIND_CALC
 
 
 def amount_parse(text: str) -> Amount:

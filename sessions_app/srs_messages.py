@@ -33,6 +33,7 @@ COMMAND_MESSAGES = [
         "so {text} would roll just {command}"
     ),
     gettext_noop("the command is empty ({examples})"),
+    gettext_noop("the result holds {number}, beyond the largest number a roll keeps ({limit})"),
     gettext_noop("the command is longer than {limit} characters"),
     gettext_noop("the critical value is given twice in {command}"),
     gettext_noop("the fumble value is given twice in {command}"),

@@ -129,6 +129,8 @@ class PlannedSceneFactory(factory.django.DjangoModelFactory):
     phase = Phase.OPENING
     position = factory.Sequence(lambda n: n + 1)
     title = factory.Sequence(lambda n: f"Planned scene {n}")
+    place = "The archive"
+    purpose = "Find the letter"
     scene_player_slot = 1
 
 
@@ -175,6 +177,24 @@ def main_play_start(session, gm) -> GameSession:
     phase_advance(session=session, by=gm, from_phase=Phase.PRE_PLAY)
     session.refresh_from_db()
     return session
+
+
+def on_stage(session, gm, *characters: Character) -> None:
+    """Start a master scene of main play and bring these characters on stage, as the GM
+    does: from then on the players know of an NPC among them."""
+    from sessions_app.services.scenes import scene_start, stage_bring_in
+
+    if session.phase == Phase.PRE_PLAY:
+        main_play_start(session, gm)
+    scene_start(
+        session=session,
+        by=gm,
+        master=True,
+        place="The old library",
+        purpose="To find out what happened",
+    )
+    for character in characters:
+        stage_bring_in(session=session, by=gm, character=character)
 
 
 def friday_table(*player_names: str, gm_name: str = "keeper", name: str = "Friday table"):

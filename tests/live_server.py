@@ -10,6 +10,7 @@ import contextlib
 import http.cookiejar
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -223,10 +224,21 @@ http {{
         # Which daphne process answered: tests check that both served the room.
         add_header X-Upstream $upstream_addr always;
         location /static/ {{ alias {static_root}/; }}
+        {media_location}
         include {proxy_rules};
     }}
 }}
 """
+
+
+def site_media_location(media_root: Path) -> str:
+    """The site's internal location for uploaded files (deploy/nginx/srs-table.conf), as
+    written there, serving `media_root` instead of the server's folder."""
+    site = (PROJECT_DIR / "deploy" / "nginx" / "srs-table.conf").read_text()
+    block = re.search(r"^    location /protected-media/ \{.*?^    \}", site, re.M | re.S)
+    if block is None:
+        raise RuntimeError("deploy/nginx/srs-table.conf has no /protected-media/ location")
+    return block.group(0).replace("/var/lib/srs-table/media/", f"{media_root}/")
 
 
 class NginxServer:
@@ -239,7 +251,9 @@ class NginxServer:
     processes for sure.
     """
 
-    def __init__(self, upstream_ports: list[int], *, by_cookie: bool = False):
+    def __init__(
+        self, upstream_ports: list[int], *, by_cookie: bool = False, media_root: Path | None = None
+    ):
         from django.conf import settings as django_settings
 
         if not os.path.exists(NGINX):
@@ -258,6 +272,7 @@ class NginxServer:
                 servers="\n        ".join(f"server 127.0.0.1:{port};" for port in upstream_ports),
                 static_root=django_settings.STATIC_ROOT,
                 proxy_rules=PROJECT_DIR / "deploy" / "nginx" / "srs-table-proxy.conf",
+                media_location=site_media_location(media_root) if media_root else "",
             )
         )
         self.process = subprocess.Popen(
@@ -314,3 +329,67 @@ class NginxServer:
                 self.process.kill()
                 self.process.wait()
         shutil.rmtree(self.prefix, ignore_errors=True)
+
+
+class TcpRelay:
+    """A TCP relay on a free port of 127.0.0.1 to `target`: a server process pointed at it
+    loses its database (or Redis) when `stop()` cuts every connection and refuses new ones,
+    while the real server, shared with other test runs, goes on."""
+
+    def __init__(self, target_host: str, target_port: int):
+        import threading
+
+        self.target = (target_host, target_port)
+        self._listener = socket.socket()
+        self._listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self._listener.bind(("127.0.0.1", 0))
+        self._listener.listen(64)
+        self.port = self._listener.getsockname()[1]
+        self._sockets: list[socket.socket] = []
+        self._lock = threading.Lock()
+        self._stopped = False
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        import threading
+
+        while True:
+            try:
+                client, _address = self._listener.accept()
+            except OSError:
+                return
+            try:
+                upstream = socket.create_connection(self.target, timeout=5)
+            except OSError:
+                client.close()
+                continue
+            with self._lock:
+                if self._stopped:
+                    client.close()
+                    upstream.close()
+                    return
+                self._sockets += [client, upstream]
+            for source, sink in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pump, args=(source, sink), daemon=True).start()
+
+    @staticmethod
+    def _pump(source: socket.socket, sink: socket.socket) -> None:
+        try:
+            while data := source.recv(65536):
+                sink.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for end in (source, sink):
+                with contextlib.suppress(OSError):
+                    end.shutdown(socket.SHUT_RDWR)
+
+    def stop(self) -> None:
+        with self._lock:
+            self._stopped = True
+            sockets, self._sockets = self._sockets, []
+        self._listener.close()
+        for sock in sockets:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+            sock.close()

@@ -1,7 +1,8 @@
 """Faults on the production set-up (PostgreSQL + Redis, several daphne processes): a process
-killed mid-session, a storm of connections. Scripted clients post through both processes;
-afterwards every acknowledged line is stored once, the sequence has no gap, and every socket
-holds exactly the events its user may see, each once, in order."""
+killed mid-session, a storm of connections, Redis losing everything, a spectator link renewed.
+Scripted clients post through both processes; afterwards every acknowledged line is stored
+once, the sequence has no gap, and every socket (members' and spectators') holds exactly the
+events its viewer may see, each once, in order."""
 
 from __future__ import annotations
 
@@ -11,9 +12,12 @@ import re
 import time
 
 import pytest
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from sessions_app.models import TimelineEvent
+from sessions_app.live.consumers import CLOSE_NOT_A_MEMBER
+from sessions_app.models import Table, TimelineEvent
+from sessions_app.services.spectators import spectator_token_renew
 from tests.live_server import DaphneServer, cookie_for, post_chat
 
 pytestmark = [pytest.mark.multiprocess, pytest.mark.django_db(transaction=True)]
@@ -24,17 +28,26 @@ SEQ = re.compile(r'<li id="event-(\d+)" data-seq="\d+"')
 class ScriptedPage:
     """What a room page's script does: sync from the last line it holds, reconnect with it."""
 
-    def __init__(self, session, cookie: str):
+    def __init__(self, session, cookie: str = "", *, spectator_token: str = ""):
         self.session = session
         self.cookie = cookie
+        # A spectator's page opens the room through the table's link, with no account.
+        self.path = (
+            f"/ws/watch/{spectator_token}/sessions/{session.pk}/"
+            if spectator_token
+            else f"/ws/sessions/{session.pk}/"
+        )
         self.seqs: list[int] = []
         self.socket = None
 
     def open(self, server_url: str) -> None:
-        url = server_url.replace("http://", "ws://") + f"/ws/sessions/{self.session.pk}/"
+        url = server_url.replace("http://", "ws://") + self.path
+        headers = {"Origin": server_url}
+        if self.cookie:
+            headers["Cookie"] = self.cookie
         self.socket = connect(
             url,
-            additional_headers={"Origin": server_url, "Cookie": self.cookie},
+            additional_headers=headers,
             ping_interval=None,
             max_queue=None,
         )
@@ -52,9 +65,11 @@ class ScriptedPage:
             self.socket.close()
 
 
-def _visible_seqs(session, *, gm: bool) -> list[int]:
+def _visible_seqs(session, *, gm: bool, spectator: bool = False) -> list[int]:
     events = TimelineEvent.objects.filter(session=session).order_by("seq")
-    if gm:
+    if spectator:
+        events = events.filter(visibility=TimelineEvent.Visibility.EVERYONE)
+    elif gm:
         events = events.exclude(visibility=TimelineEvent.Visibility.PLAYERS)
     else:
         events = events.filter(
@@ -132,3 +147,112 @@ def test_a_storm_of_connections_settles_and_every_socket_gets_the_next_line(redi
 
     wanted = _visible_seqs(session, gm=False)
     assert all(page.seqs == wanted for page in pages), [page.seqs for page in pages][:3]
+
+
+def _close_code(socket, timeout: float = 10.0) -> int | None:
+    """The code the server closed `socket` with, reading what comes before it."""
+    deadline = time.monotonic() + timeout
+    with contextlib.suppress(ConnectionClosed):
+        while time.monotonic() < deadline:
+            with contextlib.suppress(TimeoutError):
+                socket.recv(timeout=0.5)
+    return socket.close_code
+
+
+def _watched(session):
+    Table.objects.filter(pk=session.table_id).update(spectators_allowed=True)
+    return Table.objects.get(pk=session.table_id)
+
+
+def _last_seq(session) -> int:
+    return TimelineEvent.objects.filter(session=session).order_by("seq").last().seq
+
+
+def test_a_killed_process_s_spectator_reconnects_to_another_and_misses_nothing(
+    redis_url, redis_room
+):
+    session, gm, _player = redis_room
+    table = _watched(session)
+    gm_cookie = cookie_for(gm)
+    first = DaphneServer(extra_env={"REDIS_URL": redis_url})
+    second = DaphneServer(extra_env={"REDIS_URL": redis_url})
+    spectator = ScriptedPage(session, spectator_token=table.spectator_token)
+    try:
+        spectator.open(first.url)
+        for n in range(3):
+            assert post_chat((first, second)[n % 2].url, session, gm_cookie, f"before {n}") == 200
+        spectator.read(until_seq=_last_seq(session))
+
+        first.process.kill()
+        first.process.wait()
+        for n in range(3):
+            assert post_chat(second.url, session, gm_cookie, f"during {n}") == 200
+        spectator.close()
+        spectator.open(second.url)
+        assert post_chat(second.url, session, gm_cookie, "after") == 200
+        spectator.read(until_seq=_last_seq(session))
+    finally:
+        spectator.close()
+        first.stop()
+        second.stop()
+
+    assert spectator.seqs == _visible_seqs(session, gm=False, spectator=True)
+
+
+def test_pages_of_members_and_spectators_recover_when_redis_loses_everything(redis_url, redis_room):
+    import redis
+
+    session, gm, player = redis_room
+    table = _watched(session)
+    gm_cookie = cookie_for(gm)
+    server = DaphneServer(extra_env={"REDIS_URL": redis_url})
+    pages = [
+        ScriptedPage(session, cookie_for(player)),
+        ScriptedPage(session, spectator_token=table.spectator_token),
+    ]
+    try:
+        for page in pages:
+            page.open(server.url)
+        assert post_chat(server.url, session, gm_cookie, "before") == 200
+        for page in pages:
+            page.read(until_seq=_last_seq(session))
+
+        # What a restart of Redis does to this run's own database: every group and every
+        # queued message gone. The sockets stay open and hear nothing more until they notice.
+        redis.Redis.from_url(redis_url).flushdb()
+        assert post_chat(server.url, session, gm_cookie, "lost with the groups") == 200
+        for page in pages:
+            page.read(until_seq=_last_seq(session), timeout=40)
+        assert post_chat(server.url, session, gm_cookie, "heard again") == 200
+        for page in pages:
+            page.read(until_seq=_last_seq(session), timeout=40)
+    finally:
+        for page in pages:
+            page.close()
+        server.stop()
+
+    member, spectator = pages
+    assert member.seqs == _visible_seqs(session, gm=False)
+    assert spectator.seqs == _visible_seqs(session, gm=False, spectator=True)
+
+
+def test_a_renewed_spectator_link_closes_spectators_on_every_process(redis_url, redis_room):
+    session, gm, _player = redis_room
+    table = _watched(session)
+    servers = [DaphneServer(extra_env={"REDIS_URL": redis_url}) for _ in range(2)]
+    spectators = [ScriptedPage(session, spectator_token=table.spectator_token) for _ in servers]
+    try:
+        for spectator, server in zip(spectators, servers, strict=True):
+            spectator.open(server.url)
+            spectator.read(until_seq=1, timeout=2)
+
+        spectator_token_renew(table=table, by=gm)
+
+        assert [_close_code(spectator.socket) for spectator in spectators] == [
+            CLOSE_NOT_A_MEMBER
+        ] * len(spectators)
+    finally:
+        for spectator in spectators:
+            spectator.close()
+        for server in servers:
+            server.stop()

@@ -215,7 +215,8 @@ def _end_turn(table: Table) -> None:
     for actor in state["actors"]:
         actor["buff"] = 0
         actor["rest"] = False
-    if state["turn"] >= state["options"]["turn_limit"]:
+    limit = state["options"]["turn_limit"]
+    if limit is not None and state["turn"] >= limit:
         lives = [p["life"] for p in state["players"]]
         winner = None if lives[0] == lives[1] else (0 if lives[0] > lives[1] else 1)
         finish(table, winner, "turn_limit")

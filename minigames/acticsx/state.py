@@ -52,7 +52,8 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "hand_limit": 8,
     "level_limit": 3,
     "max_actors": 4,
-    "turn_limit": 20,
+    # Seed 002 ends a match only when a life reaches 0: a turn limit is the match's option.
+    "turn_limit": None,
     "deck_size": card_data.DECK_SIZE,
     "max_copies": card_data.MAX_COPIES,
     "decks": ["tide_grove", "ember_steel"],
@@ -63,10 +64,13 @@ _INT_OPTIONS = {
     "hand_limit": (1, 30),
     "level_limit": (1, 12),
     "max_actors": (1, 12),
-    "turn_limit": (1, 200),
+    "turn_limit": (1, 500),
     "deck_size": (1, 60),
     "max_copies": (1, 60),
 }
+
+# Options that may be None: no limit at all.
+_NONE_MEANS_NO_LIMIT = frozenset({"turn_limit"})
 
 _MASK = (1 << 64) - 1
 
@@ -233,6 +237,8 @@ def merged_options(options: dict[str, Any] | None) -> dict[str, Any]:
     merged = {**DEFAULT_OPTIONS, **options}
     for key, (low, high) in _INT_OPTIONS.items():
         value = merged[key]
+        if value is None and key in _NONE_MEANS_NO_LIMIT:
+            continue
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             raise InvalidState(f"Option {key} must be a whole number from {low} to {high}.")
     decks = merged["decks"]

@@ -6,15 +6,18 @@ of those legal actions, or None when the seat has nothing to do but resign. ``de
 one helper that touches a full state, and it hands the bot nothing but those two values, so
 no bot can read the opponent's hand or anyone's deck order.
 
-``RandomBot`` picks uniformly among the legal game actions (never resigning, never toggling
-"always counter": turns still end because every use spends a card).
+``RandomBot`` picks uniformly among the legal game actions (never resigning, never changing
+its Counter mode: turns still end because every use spends a card), answering a Counter
+question at random too.
 
 ``SearchBot`` is flat Monte-Carlo over whole-turn plans with determinised hidden
 information: it lists the plans its own hand allows (a beam search over card uses, plus
 passing and discarding), samples opponent hands and deck orders consistent with its view,
 plays each plan out in those worlds with a greedy rollout policy for a few turns, and keeps
 the best plan by successive halving. It then plays the plan one action per call without
-searching again unless the board stops matching the plan (after a Counter, say).
+searching again unless the board stops matching the plan (after a Counter, say). Asked
+about a Counter, it shows one whenever it holds one. Either bot waits (returns None) while
+the defender decides on a Counter during its own turn.
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ from minigames.actual.engine import (
 )
 from minigames.game import IllegalAction
 
-NOT_GAME_MOVES = ("resign", "always_counter")
+NOT_GAME_MOVES = ("resign", "counter_mode")
 Piece = tuple[int, int, int, int, int]
 Step = tuple[str, int, int, int]
 
@@ -248,7 +251,7 @@ def sample_world(
     The opponent's unknown cards follow ``prior`` (Move, Attack) less the faces it has shown
     since its last reshuffle, plus its Counter unless that is shown, anywhere among them (an
     attack that landed says nothing: the Counter may have been held back); own deck order
-    is shuffled. Both seats always counter.
+    is shuffled. Both seats show a Counter at once ("always"), so simulations never pause.
     """
     seat = view["viewer"]
     opp = 1 - seat
@@ -257,7 +260,7 @@ def sample_world(
     s.options = dict(view["options"])
     s.seed = rng.getrandbits(48)
     s.phase = PLAY
-    s.always_counter = [True, True]
+    s.counter_mode = [engine.ALWAYS, engine.ALWAYS]
     s.log = None
     kinds: list[dict[str, str]] = [{}, {}]
     serial = 0
@@ -368,6 +371,9 @@ class SearchBot:
                 "deck": dict(self.deck),
                 "pieces": self._setup_pieces(),
             }
+        if "counter" in types:
+            # Countering cancels a life lost and costs the attacker one: it never hurts.
+            return max(options, key=lambda a: a.get("use") is True)
         if len(options) == 1:
             return options[0]
         action = self._follow_plan(view, options)

@@ -3,7 +3,7 @@
 Pure Python: nothing here imports Django. The module implements the shared interface of
 ``minigames.game`` (initial_state, legal_actions, apply, is_terminal, winner, player_view,
 to_dict, from_dict) plus ``result``, ``suggested_deck``, ``validate_setup``, and for
-simulations ``step`` (apply in place) and ``use_action``.
+simulations ``step`` (apply in place), ``use_action`` and ``seat_to_act``.
 
 Rules follow the Actual rules digest and its Japanese seed (the seed would win where they
 disagree; no disagreement was found). Comments marked "Seed:" cite the seed where it settles
@@ -34,18 +34,24 @@ Actions (JSON dicts; every action carries ``"player"``, the seat 0 or 1 that pla
         may follow a discard.
     {"type": "end_turn", "player": 0}
         Draw back up to 5 and pass the turn. Ending without using a card is a pass.
-    {"type": "always_counter", "player": 1, "value": true}
-        Set whether the seat reveals its Counter when one of its pieces is attacked (private;
-        on by default; allowed at any time, on either seat's turn, until the game ends).
-
-The Counter is decided beforehand
-    Seed: a Counter is used by showing it from a hand the opponent cannot see. So that an
-    attack looks the same whatever the defender holds, the defender is never asked during
-    the attack: the seat's standing "always counter" choice settles it at once. With the
-    choice on and a Counter in hand, the Counter is revealed (public); otherwise the attack
-    lands, and nothing tells whether a Counter was held back.
+    {"type": "counter", "player": 1, "use": true}
+        Answer the open Counter question (only the defender, only while one is open): show
+        the Counter (refused without one in hand) or let the attack land.
+    {"type": "counter_mode", "player": 1, "value": "ask" | "always" | "never"}
+        Set the seat's Counter mode (private; "ask" by default; allowed at any time, on
+        either seat's turn, until the game ends). It is no move of the game: it logs nothing
+        and changes nothing anyone else sees.
     {"type": "resign", "player": 0}
         Either seat, any time before the game ends (setup included).
+
+The Counter is decided at the attack
+    Seed: 「自分の駒が敵から「隣接する1マスを攻撃」を受けたとき、表にして相手に見せることで」:
+    the defender decides when the attack comes, knowing which piece attacks which, and each
+    attack of a turn is its own decision. A seat in "ask" mode is asked on **every** attack
+    on its pieces, whatever its hand holds, so the pause tells the attacker nothing; the
+    attacker cannot act until the defender answers, and a declined Counter leaves no public
+    trace (the attack lands exactly as it does on a hand without one). "always" reveals a
+    held Counter at once and "never" keeps it; neither pauses.
 
 legal_actions lists
     * setup: seven variants with the suggested deck, one per way of splitting 5 lives, on
@@ -55,30 +61,34 @@ legal_actions lists
       piece;
     * discard: one card of each kind, the whole hand, and the whole hand but the Counter
       (``apply`` accepts any non-empty set of held cards);
-    * end_turn, then resign and always_counter (toggling the current value) for every seat
-      whenever the game is not over.
+    * end_turn, then resign and counter_mode (each other mode) for every seat whenever the
+      game is not over;
+    * while a Counter question is open: the defender's answers (``use: true`` only with a
+      Counter in hand) and the extras; the attacker has the extras only.
 
 Views (``player_view(state, seat or None)``, JSON types only)
     "board": pieces with id, owner, life, position (empty before the start); "players": per
     seat public counts (hand, deck, used pile, faces shown in the used pile by kind,
     face-down count, pieces and lives left; the last two None before the start, when only
     "ready" is public); "you" (None for a spectator): own hand with ids and kinds, own deck
-    and face-down discards by kind (never in order), own setup and "always counter";
-    "log": the last moves in public form (kinds, pieces and squares, never card ids), each
-    with its "text", a message of ``minigames.game`` (``narration``); "result" once the game
-    is over. Only the seat itself sees its "always counter" choice.
+    and face-down discards by kind (never in order), own setup and "counter_mode";
+    "pending": None, or the open Counter question (attacker, defender, attacking and target
+    piece) with "prompt" "you_may_counter" for the defender and "waiting_for_defender" for
+    everyone else; "log": the last moves in public form (kinds, pieces and squares, never
+    card ids), each with its "text", a message of ``minigames.game`` (``narration``);
+    "result" once the game is over. Only the seat itself sees its Counter mode.
 
 Match options (``initial_state(options, seed)``)
     diagonal_attack: bool = False; turn_limit: int | None = None (counts the turns of both
     seats; after turn ``turn_limit`` ends the game is a draw); first_player: 0 | 1 | None
-    (None: the seeded RNG picks); always_counter: bool or [bool, bool] (per seat, default
-    true).
+    (None: the seeded RNG picks); counter_mode: a mode or one per seat (default "ask").
 
 Storage
-    ``to_dict`` writes version 2. Version 1 paused an attack to ask a defender holding a
-    Counter, and logged a declined Counter in public; ``from_dict`` upgrades such a state:
-    "ask me" becomes "always counter", a question left open is answered by revealing, and
-    the public trace of declined Counters is dropped from the log.
+    ``to_dict`` writes version 3. Older saved states load: version 2 kept a standing
+    "always counter" choice (on becomes "always", off "never"); version 1 asked a defender
+    who held a Counter and had "always counter" off (off becomes "ask", on "always", and
+    its open question stays open), and logged a declined Counter in public, a trace that
+    is dropped on load.
 """
 
 from __future__ import annotations
@@ -89,9 +99,10 @@ from typing import Any
 from minigames.game import IllegalAction, InvalidState, Message, message, message_plural
 
 GAME = "actual"
-VERSION = 2
-# Saved states of this older version are upgraded on load (see "Storage" above).
-OLD_VERSION = 1
+VERSION = 3
+# Saved states of these versions are upgraded on load (see "Storage" above): the standing
+# choice of each, on and off, read as a Counter mode.
+OLD_VERSIONS = {1: ("always", "ask"), 2: ("always", "never")}
 COLUMNS = 5
 ROWS = 7
 START_ROWS = (0, ROWS - 1)
@@ -102,6 +113,8 @@ MAX_PIECES = 5
 MOVE, ATTACK, COUNTER = "move", "attack", "counter"
 KINDS = (MOVE, ATTACK, COUNTER)
 SETUP, PLAY, OVER = "setup", "play", "over"
+ASK, ALWAYS, NEVER = "ask", "always", "never"
+COUNTER_MODES = (ASK, ALWAYS, NEVER)
 REASONS = ("pieces", "resign", "turn_limit")
 # The view shows "the last moves"; storing only these keeps saved games small.
 LOG_LIMIT = 40
@@ -116,8 +129,9 @@ LIFE_SPLITS = ((5,), (4, 1), (3, 2), (3, 1, 1), (2, 2, 1), (2, 1, 1, 1), (1, 1, 
 class State:
     """A whole game, hidden information included; never shown to a player as is.
 
-    Pieces are tuples ``(id, owner, life, column, row)``. ``options``, ``setups`` entries
-    and ``kinds`` are never mutated once built, so copies share them.
+    Pieces are tuples ``(id, owner, life, column, row)``; ``pending`` is None or the open
+    Counter question ``(attacker_seat, attacking_piece_id, target_piece_id)``. ``options``,
+    ``setups`` entries and ``kinds`` are never mutated once built, so copies share them.
     """
 
     __slots__ = (
@@ -126,7 +140,7 @@ class State:
         "rng_draws",
         "phase",
         "setups",
-        "always_counter",
+        "counter_mode",
         "kinds",
         "hands",
         "decks",
@@ -136,6 +150,7 @@ class State:
         "current",
         "turn",
         "cards_used",
+        "pending",
         "winner",
         "reason",
         "log",
@@ -151,7 +166,7 @@ class State:
         self.rng_draws = 0
         self.phase = SETUP
         self.setups: list[dict[str, Any] | None] = [None, None]
-        self.always_counter = [True, True]
+        self.counter_mode = [ASK, ASK]
         self.kinds: list[dict[str, str]] = [{}, {}]
         self.hands: list[list[str]] = [[], []]
         self.decks: list[list[str]] = [[], []]
@@ -161,6 +176,7 @@ class State:
         self.current: int | None = None
         self.turn = 0
         self.cards_used = 0
+        self.pending: tuple[int, int, int] | None = None
         self.winner: int | None = None
         self.reason: str | None = None
         # None switches logging off, which simulations use for speed.
@@ -174,7 +190,7 @@ class State:
         s.rng_draws = self.rng_draws
         s.phase = self.phase
         s.setups = list(self.setups)
-        s.always_counter = list(self.always_counter)
+        s.counter_mode = list(self.counter_mode)
         s.kinds = self.kinds
         h, d, u, x = self.hands, self.decks, self.used_shown, self.used_hidden
         s.hands = [h[0][:], h[1][:]]
@@ -185,6 +201,7 @@ class State:
         s.current = self.current
         s.turn = self.turn
         s.cards_used = self.cards_used
+        s.pending = self.pending
         s.winner = self.winner
         s.reason = self.reason
         s.log = None if self.log is None else self.log[:]
@@ -267,11 +284,11 @@ def _setup_variants(player: int) -> list[dict[str, Any]]:
 # --- creation --------------------------------------------------------------------------
 
 
-def _normalise_options(options: Any) -> tuple[dict[str, Any], list[bool]]:
+def _normalise_options(options: Any) -> tuple[dict[str, Any], list[str]]:
     if not isinstance(options, dict):
         raise IllegalAction("Match options must be a mapping.")
     for key in options:
-        if key not in (*OPTION_KEYS, "always_counter"):
+        if key not in (*OPTION_KEYS, "counter_mode"):
             raise IllegalAction("Unknown match option: %(option)s.", option=key)
     diagonal = options.get("diagonal_attack", False)
     if not isinstance(diagonal, bool):
@@ -282,16 +299,12 @@ def _normalise_options(options: Any) -> tuple[dict[str, Any], list[bool]]:
     first = options.get("first_player")
     if first is not None and (not _is_int(first) or first not in (0, 1)):
         raise IllegalAction("The first player must be seat 0, seat 1 or none.")
-    always = options.get("always_counter", True)
-    if isinstance(always, bool):
-        always = [always, always]
-    if (
-        not isinstance(always, list)
-        or len(always) != 2
-        or not all(isinstance(v, bool) for v in always)
-    ):
-        raise IllegalAction("always_counter must be true/false or one value per seat.")
-    return {"diagonal_attack": diagonal, "turn_limit": limit, "first_player": first}, list(always)
+    modes = options.get("counter_mode", ASK)
+    if isinstance(modes, str):
+        modes = [modes, modes]
+    if not isinstance(modes, list) or len(modes) != 2 or not all(m in COUNTER_MODES for m in modes):
+        raise IllegalAction("Choose when to show your Counter: ask, always or never.")
+    return {"diagonal_attack": diagonal, "turn_limit": limit, "first_player": first}, list(modes)
 
 
 def initial_state(options: dict[str, Any] | None = None, seed: int = 0) -> State:
@@ -299,7 +312,7 @@ def initial_state(options: dict[str, Any] | None = None, seed: int = 0) -> State
     if not _is_int(seed):
         raise IllegalAction("The seed must be a whole number.")
     s = State()
-    s.options, s.always_counter = _normalise_options(options if options is not None else {})
+    s.options, s.counter_mode = _normalise_options(options if options is not None else {})
     s.seed = seed
     return s
 
@@ -373,6 +386,7 @@ def _finish(s: State, winner: int | None, reason: str) -> None:
     s.phase = OVER
     s.winner = winner
     s.reason = reason
+    s.pending = None
     _log(s, {"type": "end", "winner": winner, "reason": reason})
 
 
@@ -409,13 +423,36 @@ def _do_counter(s: State, defender: int, card: str, attacking_piece: int) -> Non
 
 
 def _resolve_attack(s: State, attacker: int, attacking_piece: int, target_piece: int) -> None:
-    # Decided beforehand, never asked: a held-back Counter and no Counter read the same.
     defender = 1 - attacker
-    card = _counter_in_hand(s, defender) if s.always_counter[defender] else None
+    mode = s.counter_mode[defender]
+    if mode == ASK:
+        # Asked whatever the hand holds: a pause that only a Counter caused would show it.
+        s.pending = (attacker, attacking_piece, target_piece)
+        return
+    card = _counter_in_hand(s, defender) if mode == ALWAYS else None
     if card is None:
         _hit(s, _piece_index(s, target_piece))
     else:
         _do_counter(s, defender, card, attacking_piece)
+
+
+def _answer_counter(s: State, seat: int, action: dict[str, Any]) -> None:
+    assert s.pending is not None
+    attacker, attacking_piece, target_piece = s.pending
+    if seat == attacker:
+        raise IllegalAction("Waiting for the defender to decide on a Counter.")
+    use = action.get("use")
+    if not isinstance(use, bool):
+        raise IllegalAction("Answer the Counter question with yes or no.")
+    card = _counter_in_hand(s, seat)
+    if use and card is None:
+        raise IllegalAction("You hold no Counter to show.")
+    s.pending = None
+    if use:
+        _do_counter(s, seat, card, attacking_piece)  # type: ignore[arg-type]
+    else:
+        # Logged exactly as an attack on a hand without a Counter: no trace of a decline.
+        _hit(s, _piece_index(s, target_piece))
 
 
 def _end_turn(s: State) -> None:
@@ -559,11 +596,11 @@ def step(state: State, action: dict[str, Any]) -> None:
         _log(s, {"type": "resign", "player": seat})
         _finish(s, 1 - seat, "resign")
         return
-    if kind == "always_counter":
+    if kind == "counter_mode":
         value = action.get("value")
-        if not isinstance(value, bool):
-            raise IllegalAction("Choose on or off.")
-        s.always_counter[seat] = value
+        if value not in COUNTER_MODES:
+            raise IllegalAction("Choose when to show your Counter: ask, always or never.")
+        s.counter_mode[seat] = value
         return
     if kind == "setup":
         if s.phase != SETUP:
@@ -574,10 +611,19 @@ def step(state: State, action: dict[str, Any]) -> None:
         if s.setups[0] is not None and s.setups[1] is not None:
             _start(s)
         return
-    if kind not in ("use", "discard", "end_turn"):
+    if kind not in ("use", "discard", "end_turn", "counter"):
         raise IllegalAction("Unknown action.")
     if s.phase == SETUP:
         raise IllegalAction("The game has not started yet.")
+    if s.pending is not None:
+        if kind == "counter":
+            _answer_counter(s, seat, action)
+            return
+        if seat == s.pending[0]:
+            raise IllegalAction("Waiting for the defender to decide on a Counter.")
+        raise IllegalAction("Decide whether to show your Counter first.")
+    if kind == "counter":
+        raise IllegalAction("There is no attack to counter.")
     if seat != s.current:
         raise IllegalAction("It is not your turn.")
     if kind == "use":
@@ -607,12 +653,23 @@ def legal_actions(state: State, player: int) -> list[dict[str, Any]]:
         return []
     extras = [
         {"type": "resign", "player": player},
-        {"type": "always_counter", "player": player, "value": not s.always_counter[player]},
+        *(
+            {"type": "counter_mode", "player": player, "value": mode}
+            for mode in COUNTER_MODES
+            if mode != s.counter_mode[player]
+        ),
     ]
     if s.phase == SETUP:
         if s.setups[player] is None:
             return _setup_variants(player) + extras
         return extras
+    if s.pending is not None:
+        if player == s.pending[0]:
+            return extras
+        answers = [{"type": "counter", "player": player, "use": False}]
+        if _counter_in_hand(s, player) is not None:
+            answers.insert(0, {"type": "counter", "player": player, "use": True})
+        return answers + extras
     if player != s.current:
         return extras
     hand = s.hands[player]
@@ -661,6 +718,18 @@ def legal_actions(state: State, player: int) -> list[dict[str, Any]]:
 def has_started(state: State) -> bool:
     """Tell whether play is under way (both seats have prepared in secret)."""
     return state.phase != SETUP
+
+
+def seat_to_act(state: State) -> int | None:
+    """Return the seat the game waits for: the one preparing, asked, or on turn (None: over)."""
+    s = state
+    if s.phase == OVER:
+        return None
+    if s.phase == SETUP:
+        return 0 if s.setups[0] is None else 1
+    if s.pending is not None:
+        return 1 - s.pending[0]
+    return s.current
 
 
 def is_terminal(state: State) -> bool:
@@ -774,7 +843,7 @@ def player_view(state: State, player: int | None) -> dict[str, Any]:
         setup = s.setups[player]
         you = {
             "seat": player,
-            "always_counter": s.always_counter[player],
+            "counter_mode": s.counter_mode[player],
             "setup": None
             if setup is None
             else {"deck": dict(setup["deck"]), "pieces": [dict(p) for p in setup["pieces"]]},
@@ -791,7 +860,7 @@ def player_view(state: State, player: int | None) -> dict[str, Any]:
         "turn": s.turn,
         "current_player": s.current,
         "cards_used_this_turn": s.cards_used,
-        "can_discard": s.phase == PLAY and not s.cards_used,
+        "can_discard": s.phase == PLAY and not s.cards_used and s.pending is None,
         "board": {
             "columns": COLUMNS,
             "rows": ROWS,
@@ -802,8 +871,23 @@ def player_view(state: State, player: int | None) -> dict[str, Any]:
         },
         "players": players,
         "you": you,
+        "pending": _pending_view(s, player),
         "log": [{**_copy_entry(e), "text": narration(e)} for e in s.log or ()],
         "result": result(s),
+    }
+
+
+def _pending_view(s: State, player: int | None) -> dict[str, Any] | None:
+    # The same for the attacker and spectators whatever the defender holds.
+    if s.pending is None:
+        return None
+    attacker, attacking_piece, target_piece = s.pending
+    return {
+        "attacker": attacker,
+        "defender": 1 - attacker,
+        "attacking_piece": attacking_piece,
+        "target_piece": target_piece,
+        "prompt": "you_may_counter" if player == 1 - attacker else "waiting_for_defender",
     }
 
 
@@ -827,7 +911,7 @@ def to_dict(state: State) -> dict[str, Any]:
             else {"deck": dict(setup["deck"]), "pieces": [dict(p) for p in setup["pieces"]]}
             for setup in s.setups
         ],
-        "always_counter": list(s.always_counter),
+        "counter_mode": list(s.counter_mode),
         "cards": [dict(k) for k in s.kinds],
         "hands": [list(h) for h in s.hands],
         "decks": [list(d) for d in s.decks],
@@ -840,6 +924,13 @@ def to_dict(state: State) -> dict[str, Any]:
         "current": s.current,
         "turn": s.turn,
         "cards_used": s.cards_used,
+        "pending": None
+        if s.pending is None
+        else {
+            "attacker": s.pending[0],
+            "attacking_piece": s.pending[1],
+            "target_piece": s.pending[2],
+        },
         "winner": s.winner,
         "reason": s.reason,
         "log": None if s.log is None else [_copy_entry(e) for e in s.log],
@@ -864,10 +955,9 @@ def from_dict(data: dict[str, Any]) -> State:
     """Rebuild a state saved by ``to_dict``; raise InvalidState on anything inconsistent."""
     _check(isinstance(data, dict), "state must be a mapping")
     _check(data.get("game") == GAME, "not an Actual state")
-    if data.get("version") == OLD_VERSION:
-        return _upgrade(data)
+    if data.get("version") in OLD_VERSIONS:
+        return from_dict(_upgrade(data))
     _check(data.get("version") == VERSION, "not an Actual state")
-    _check("pending" not in data, "a version 2 state has no Counter question")
     _check(data.get("board") == {"columns": COLUMNS, "rows": ROWS}, "the board must be 5 x 7")
     try:
         options, _ = _normalise_options(data.get("options"))
@@ -894,12 +984,12 @@ def from_dict(data: dict[str, Any]) -> State:
         except IllegalAction as exc:
             raise InvalidState(str(exc)) from exc
         s.setups.append({"deck": deck, "pieces": pieces})
-    always = data.get("always_counter")
+    modes = data.get("counter_mode")
     _check(
-        isinstance(always, list) and len(always) == 2 and all(isinstance(v, bool) for v in always),
-        "always_counter must hold two booleans",
+        isinstance(modes, list) and len(modes) == 2 and all(m in COUNTER_MODES for m in modes),
+        "counter_mode must hold two Counter modes",
     )
-    s.always_counter = list(always)
+    s.counter_mode = list(modes)
     cards = data.get("cards")
     _check(isinstance(cards, list) and len(cards) == 2, "cards must hold two mappings")
     for mapping in cards:
@@ -953,6 +1043,16 @@ def from_dict(data: dict[str, Any]) -> State:
         _check(_is_int(s.current) and s.current in (0, 1), "current must be 0 or 1")
     else:
         _check(s.current is None and s.turn == 0 and not s.pieces, "setup stage with play data")
+    pending = data.get("pending")
+    if pending is not None:
+        _check(s.phase == PLAY and isinstance(pending, dict), "a Counter question only in play")
+        attacker = pending.get("attacker")
+        apiece, tpiece = pending.get("attacking_piece"), pending.get("target_piece")
+        _check(_is_int(attacker) and attacker == s.current, "pending attacker must be current")
+        owners = {pc[0]: pc[1] for pc in s.pieces}
+        _check(owners.get(apiece, -1) == attacker, "pending attacking piece unknown")
+        _check(owners.get(tpiece, -1) == 1 - attacker, "pending target piece unknown")
+        s.pending = (attacker, apiece, tpiece)
     s.winner, s.reason = data.get("winner"), data.get("reason")
     if s.phase == OVER:
         _check(s.reason in REASONS, "unknown end reason")
@@ -972,29 +1072,25 @@ def from_dict(data: dict[str, Any]) -> State:
     return s
 
 
-def _upgrade(data: dict[str, Any]) -> State:
-    # A version 1 state: see "Storage" in the module docstring.
+def _upgrade(data: dict[str, Any]) -> dict[str, Any]:
+    # An older saved state, rewritten as version 3 data (see "Storage" in the docstring).
     data = dict(data)
-    pending = data.pop("pending", None)
-    _check(pending is None or isinstance(pending, dict), "pending must be a mapping")
-    always = data.get("always_counter")
-    _check(isinstance(always, list) and len(always) == 2, "always_counter must hold two booleans")
-    # "Off" used to mean "ask me"; asking is gone, and revealing is what "ask me" offered first.
-    data["always_counter"] = [True, True]
+    on, off = OLD_VERSIONS[data["version"]]
+    always = data.pop("always_counter", None)
+    _check(
+        isinstance(always, list) and len(always) == 2 and all(isinstance(v, bool) for v in always),
+        "always_counter must hold two booleans",
+    )
+    data["counter_mode"] = [on if value else off for value in always]
+    data.setdefault("pending", None)
     if isinstance(data.get("log"), list):
-        data["log"] = [
-            e
-            for e in data["log"]
-            if not (isinstance(e, dict) and e.get("type") == "counter" and not e.get("used"))
-        ]
+        log = []
+        for entry in data["log"]:
+            if isinstance(entry, dict) and entry.get("type") == "counter":
+                if not entry.get("used", True):
+                    continue
+                entry = {k: v for k, v in entry.items() if k not in ("used", "automatic")}
+            log.append(entry)
+        data["log"] = log
     data["version"] = VERSION
-    s = from_dict(data)
-    if pending is not None:
-        attacker, apiece = pending.get("attacker"), pending.get("attacking_piece")
-        owners = {pc[0]: pc[1] for pc in s.pieces}
-        _check(s.phase == PLAY and attacker == s.current, "pending attacker must be current")
-        _check(owners.get(apiece, -1) == attacker, "pending attacking piece unknown")
-        card = _counter_in_hand(s, 1 - attacker)
-        _check(card is not None, "pending without a Counter")
-        _do_counter(s, 1 - attacker, card, apiece)
-    return s
+    return data

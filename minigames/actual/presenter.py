@@ -37,7 +37,14 @@ def board_context(match: Match, user, *, params=None, refused=None) -> dict[str,
     state = engine.from_dict(match.state)
     view = engine.player_view(state, seat)
     perspective = seat if seat is not None else 0
-    my_turn = seat is not None and view["phase"] == engine.PLAY and view["current_player"] == seat
+    pending = view["pending"]
+    # While a Counter question is open the attacker waits: it is nobody's turn to play cards.
+    my_turn = (
+        seat is not None
+        and view["phase"] == engine.PLAY
+        and view["current_player"] == seat
+        and pending is None
+    )
     hand = (view["you"] or {}).get("hand", [])
     kinds = {item["id"]: item["kind"] for item in hand}
     if card not in kinds or not my_turn:
@@ -52,6 +59,18 @@ def board_context(match: Match, user, *, params=None, refused=None) -> dict[str,
         piece = None
     targets = {tuple(a["target"]) for a in choices if a.get("piece") == piece and a.get("target")}
     positions = {tuple(p["position"]): p for p in view["board"]["pieces"]}
+    squares = {p["id"]: square_name(*p["position"]) for p in view["board"]["pieces"]}
+    question = None
+    if pending is not None:
+        question = {
+            **pending,
+            "attacking_square": squares.get(pending["attacking_piece"]),
+            "target_square": squares.get(pending["target_piece"]),
+            "target_life": next(
+                p["life"] for p in view["board"]["pieces"] if p["id"] == pending["target_piece"]
+            ),
+            "mine": pending["prompt"] == "you_may_counter",
+        }
     rows = range(engine.ROWS - 1, -1, -1) if perspective == 0 else range(engine.ROWS)
     columns = range(engine.COLUMNS) if perspective == 0 else range(engine.COLUMNS - 1, -1, -1)
     grid = []
@@ -73,6 +92,13 @@ def board_context(match: Match, user, *, params=None, refused=None) -> dict[str,
                     "selected": occupant is not None and occupant["id"] == piece,
                     "target": (column, row) in targets,
                     "start_row": row in engine.START_ROWS,
+                    # The open Counter question's two pieces, highlighted for everyone.
+                    "attacking": question is not None
+                    and occupant is not None
+                    and occupant["id"] == question["attacking_piece"],
+                    "attacked": question is not None
+                    and occupant is not None
+                    and occupant["id"] == question["target_piece"],
                 }
             )
         grid.append(cells)
@@ -99,7 +125,14 @@ def board_context(match: Match, user, *, params=None, refused=None) -> dict[str,
         "selected_piece": piece,
         "counter_card_only": selected_kind == engine.COUNTER,
         # Private: only the seat's own view holds it (None for a spectator).
-        "always_counter": (view["you"] or {}).get("always_counter"),
+        "counter_mode": (view["you"] or {}).get("counter_mode"),
+        "counter_modes": [
+            (engine.ASK, gettext("Ask me at each attack")),
+            (engine.ALWAYS, gettext("Always show it")),
+            (engine.NEVER, gettext("Never show it")),
+        ],
+        "question": question,
+        "holds_counter": any(item["kind"] == engine.COUNTER for item in hand),
         "needs_setup": seat is not None
         and view["phase"] == engine.SETUP
         and not players[seat]["ready"],
@@ -129,8 +162,10 @@ def action_from_post(post) -> dict[str, Any]:
         return action
     if kind == "discard":
         return {"type": "discard", "cards": post.getlist("cards")}
-    if kind == "always_counter":
-        return {"type": "always_counter", "value": post.get("value") == "1"}
+    if kind == "counter":
+        return {"type": "counter", "use": post.get("use") == "1"}
+    if kind == "counter_mode":
+        return {"type": "counter_mode", "value": post.get("value", "")}
     if kind == "setup":
         return _setup_from_post(post)
     return {"type": kind}

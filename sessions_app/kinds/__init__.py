@@ -4,4 +4,4 @@ Importing the package registers sessions_app's kinds; other apps register theirs
 they are ready.
 """
 
-from . import afterplay, characters, chat, checks, dice, preplay, scenes  # noqa: F401 - each registers its kinds
+from . import afterplay, audio, characters, chat, checks, dice, preplay, scenes  # noqa: F401 - each registers its kinds

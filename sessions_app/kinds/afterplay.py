@@ -1,6 +1,6 @@
 """Kinds of after-play: experience, growth, closing the session, the GM's stamp on its sheet."""
 
-from typing import TypedDict
+from typing import NotRequired, TypedDict
 
 from .registry import Kind, Panel, kind_register
 
@@ -32,6 +32,8 @@ class GrowthStep(TypedDict):
     value_name: str
     before: int
     after: int
+    # The request it answers (the GM's inbox item it links to); older lines have none.
+    request_id: NotRequired[int]
 
 
 class Nothing(TypedDict):
@@ -46,6 +48,7 @@ kind_register(
     Kind(
         name="experience_awarded",
         payload=ExperienceAwarded,
+        panels={Panel.AFTERPLAY},
         samples=(
             {
                 "totals": [
@@ -58,6 +61,7 @@ kind_register(
     Kind(
         name="experience_corrected",
         payload=ExperienceCorrected,
+        panels={Panel.AFTERPLAY},
         samples=(
             {"name": "aki", "amount": -2, "reason": "Counted twice"},
             {"name": "aki", "amount": 1, "reason": "Forgotten line"},
@@ -65,7 +69,9 @@ kind_register(
     ),
     Kind(
         name="growth_requested",
+        folds=True,
         payload=GrowthStep,
+        panels={Panel.AFTERPLAY, Panel.INBOX},
         samples=(
             {
                 "name": "Aki",
@@ -74,6 +80,7 @@ kind_register(
                 "value_name": "Strength",
                 "before": 0,
                 "after": 0,
+                "request_id": 6,
             },
             {
                 "name": "Aki",
@@ -87,7 +94,9 @@ kind_register(
     ),
     Kind(
         name="growth_confirmed",
+        folds=True,
         payload=GrowthStep,
+        panels={Panel.AFTERPLAY, Panel.INBOX},
         samples=(
             {
                 "name": "Aki",
@@ -109,7 +118,9 @@ kind_register(
     ),
     Kind(
         name="growth_declined",
+        folds=True,
         payload=GrowthStep,
+        panels={Panel.AFTERPLAY, Panel.INBOX},
         samples=(
             {
                 "name": "Aki",
@@ -122,6 +133,12 @@ kind_register(
         ),
     ),
     # The room shows the closed phase and read-only controls from then on.
-    Kind(name="session_closed", payload=Nothing, samples=({},), panels={Panel.STAGE}),
+    Kind(
+        name="session_closed",
+        payload=Nothing,
+        samples=({},),
+        # The GM's sound tools lose the cut-in form: nothing more is shown in a closed room.
+        panels={Panel.STAGE, Panel.AFTERPLAY, Panel.INBOX, Panel.AUDIO},
+    ),
     Kind(name="session_sheet_signed", payload=Named, samples=({"name": "gm"},)),
 )

@@ -1,8 +1,9 @@
 """Kinds of what happens to a character in play: its resources going up and down."""
 
-from typing import Literal, TypedDict
+from typing import Literal, NotRequired, TypedDict
 
-from .registry import Kind, Panel, kind_register
+from .dice import SAMPLE_PROOF, DicePlace, DiceProof
+from .registry import Kind, Panel, Topic, kind_register
 
 
 class ResourceChanged(TypedDict):
@@ -15,6 +16,15 @@ class ResourceChanged(TypedDict):
     before: int
     after: int
     max: int
+    proof: NotRequired[DiceProof]  # a rolled amount's dice, drawn like any roll's
+
+
+class HiddenRoll(TypedDict):
+    """What the other players learn of a hidden resource's roll: which key it used."""
+
+    character: str
+    shows_seq: int  # the event that shows the roll to those who may see it
+    proof: DicePlace
 
 
 kind_register(
@@ -55,7 +65,26 @@ kind_register(
                 "after": 12,
                 "max": 12,
             },
+            {
+                "character": "Aki",
+                "character_id": 3,
+                "resource": "MP",
+                "op": "+",
+                "amount": "2D6",
+                "faces": [4, 3],
+                "before": 2,
+                "after": 8,
+                "max": 8,
+                "proof": SAMPLE_PROOF,
+            },
         ),
         panels={Panel.CHARACTERS},
+    ),
+    Kind(
+        name="hidden_roll",
+        payload=HiddenRoll,
+        samples=({"character": "Aki", "shows_seq": 12, "proof": {"epoch": 0, "index": 4}},),
+        topic=Topic.CHECKS,
+        notice=True,
     ),
 )

@@ -2,10 +2,10 @@
 
 from typing import Literal, NotRequired, TypedDict
 
-from .registry import Kind, Topic, kind_register
+from .registry import Kind, Panel, Topic, kind_register
 
 
-class Chat(TypedDict):
+class _Said(TypedDict):
     text: str
     # Out of character when absent.
     mode: NotRequired[Literal["ic", "narration"]]
@@ -15,15 +15,42 @@ class Chat(TypedDict):
     # The face (portrait or expression) the character said it with, and its label.
     face_id: NotRequired[int]
     face: NotRequired[str]
+
+
+class ChatLine(_Said):
     # The room's chat channel: the main table talk, or off-topic (雑談) chatter that the
     # main timeline tab leaves out. Lines from before channels existed are main.
     channel: NotRequired[Literal["main", "offtopic"]]
+
+
+class ChatInTab(_Said):
+    # A GM-made tab's key ("tab" and its id), stable through a rename.
+    channel: str
+    # The tab's name when the line was posted: the review and the exports show it after the
+    # tab is renamed or archived, and in a log imported elsewhere.
+    tab: str
+
+
+Chat = ChatLine | ChatInTab
+
+
+class ChatTabChange(TypedDict):
+    change: Literal["added", "renamed", "archived"]
+    key: str  # the channel the tab's lines carry
+    name: str
+    # The name before a rename.
+    old_name: NotRequired[str]
 
 
 class Whisper(TypedDict):
     text: str
     to: str  # the player the GM whispers to; empty when a player whispers to the GM
     to_gm: bool
+
+
+def said_on_stage(payload: dict) -> bool:
+    """A line in character on the main channel: its speaker now stands in front."""
+    return payload.get("mode") == "ic" and payload.get("channel", "main") == "main"
 
 
 kind_register(
@@ -43,8 +70,22 @@ kind_register(
             },
             {"text": "Rain drums on the library roof.", "mode": "narration"},
             {"text": "Pizza is here!", "channel": "offtopic"},
+            {"text": "The ledger is forged.", "channel": "tab4", "tab": "情報"},
         ),
+        # A line said in character brings its speaker to the front, with its expression.
+        panels={Panel.STANDING},
+        panels_when=said_on_stage,
         topic=Topic.CHAT,
+    ),
+    Kind(
+        name="chat_tab",
+        payload=ChatTabChange,
+        samples=(
+            {"change": "added", "key": "tab4", "name": "情報"},
+            {"change": "renamed", "key": "tab4", "name": "Clues", "old_name": "情報"},
+            {"change": "archived", "key": "tab4", "name": "Clues"},
+        ),
+        panels={Panel.CHAT_TABS},
     ),
     Kind(
         name="whisper",

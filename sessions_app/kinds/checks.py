@@ -59,6 +59,8 @@ class Roll(TypedDict):
     # The key and proof of verifiable dice, for those who may see the faces; absent from
     # rolls made before dice were verifiable.
     proof: NotRequired[DiceProof]
+    # True for the GM's own roll-box roll: nobody asked the GM, and nobody needs telling.
+    by_gm: NotRequired[bool]
 
 
 class CheckRoll(Roll, CheckResult):
@@ -300,6 +302,7 @@ _COMMAND_SUM = {
 }
 _COMMAND_ROLLS = (
     _COMMAND_SUM,
+    {**_COMMAND_SUM, "roller": "gm", "by_gm": True},
     {**_COMMAND_SUM, "faces": [2, 5, 6], "total": 13, "command": "1D10+1D20", "sides": 20},
     {
         **_COMMAND_SUM,
@@ -313,6 +316,7 @@ _COMMAND_ROLLS = (
         "modifier": 2,
         "secret": True,
     },
+    {**_COMMAND_SUM, "proof": {**SAMPLE_PROOF, "draws": [[1, 6]], "faces": [4]}},
 )
 
 
@@ -424,7 +428,12 @@ kind_register(
         | RevealedCommandRolled,
         samples=tuple(
             {**roll, "revealed_by": "gm"}
-            for roll in (_CHECK_ROLL, *_COMMAND_ROLLS[::2], *_BCDICE_ROLLS[::3])
+            for roll in (
+                _CHECK_ROLL,
+                {**_CHECK_ROLL, "proof": SAMPLE_PROOF},
+                *_COMMAND_ROLLS[::2],
+                *_BCDICE_ROLLS[::3],
+            )
         ),
         topic=Topic.CHECKS,
     ),
@@ -444,6 +453,7 @@ kind_register(
         ),
         panels={Panel.CHECKS},
         topic=Topic.CHECKS,
+        notice=True,
     ),
     Kind(
         name="roll_voided",

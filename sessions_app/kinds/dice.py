@@ -51,6 +51,7 @@ kind_register(
             {"session": 4, "epoch": 0, "size": 1024, "root": _ROOT, "procedure": "srs-dice/v1"},
         ),
         topic=Topic.CHECKS,
+        record=True,
     ),
 )
 
@@ -64,3 +65,53 @@ SAMPLE_PROOF = {
     "draws": [[2, 6]],
     "faces": [4, 3],
 }
+
+
+class DiceReserved(TypedDict):
+    """A key set aside for a user's next roll before their browser drew its value."""
+
+    user: str
+    expires_at: str  # ISO 8601: after it, the key is published as skipped if unused
+    proof: DicePlace
+
+
+class DiceSkipped(TypedDict):
+    """A reserved key nobody rolled with, published with its key once it expired."""
+
+    user: str
+    proof: DiceProof
+
+
+kind_register(
+    Kind(
+        name="dice_reserved",
+        payload=DiceReserved,
+        samples=(
+            {
+                "user": "aki",
+                "expires_at": "2026-12-05T19:02:00+00:00",
+                "proof": {"epoch": 0, "index": 3},
+            },
+        ),
+        topic=Topic.CHECKS,
+        record=True,
+    ),
+    Kind(
+        name="dice_skipped",
+        payload=DiceSkipped,
+        samples=(
+            {
+                "user": "aki",
+                "proof": {
+                    **SAMPLE_PROOF,
+                    "value": "",
+                    "draws": [],
+                    "faces": [],
+                    "value_source": "server",
+                },
+            },
+        ),
+        topic=Topic.CHECKS,
+        record=True,
+    ),
+)

@@ -57,40 +57,46 @@ class SlotAssigned(TypedDict):
 kind_register(
     Kind(
         name="cast_changed",
+        folds=True,
         payload=CastChanged,
         samples=(
             {"character": "Aki", "character_id": 3, "taking_part": True},
             {"character": "Aki", "character_id": 3, "taking_part": False},
         ),
-        panels={Panel.CAST},
+        panels={Panel.CAST, Panel.INBOX},
     ),
     Kind(name="session_created", payload=Titled, samples=({"title": "The Silent Library"},)),
     Kind(
         name="scenario_chosen",
+        folds=True,
         payload=Titled,
         samples=({"title": "The Silent Library"}, {"title": ""}),
         panels={Panel.STAGE},
     ),
     Kind(
         name="preparation_ticked",
+        folds=True,
         payload=PreparationTicked,
         samples=({"item": "rulebook", "done": True}, {"item": "tools", "done": False}),
         panels={Panel.STAGE},
     ),
     Kind(
         name="sheet_checked",
+        folds=True,
         payload=CharacterNamed,
         samples=({"character": "Aki", "character_id": 3},),
-        panels={Panel.STAGE},
+        panels={Panel.STAGE, Panel.INBOX},
     ),
     Kind(
         name="sheet_returned",
+        folds=True,
         payload=SheetReturned,
         samples=({"character": "Aki", "character_id": 3, "comment": "Add a weapon."},),
-        panels={Panel.STAGE},
+        panels={Panel.STAGE, Panel.INBOX},
     ),
     Kind(
         name="sheet_changed",
+        folds=True,
         payload=SheetChanged,
         samples=(
             {
@@ -110,16 +116,18 @@ kind_register(
                 "check_withdrawn": False,
             },
         ),
-        panels={Panel.STAGE, Panel.CHARACTERS},
+        panels={Panel.STAGE, Panel.CHARACTERS, Panel.INBOX},
     ),
     Kind(
         name="sheet_check_withdrawn",
+        folds=True,
         payload=CharacterNamed,
         samples=({"character": "Aki", "character_id": 3},),
-        panels={Panel.STAGE},
+        panels={Panel.STAGE, Panel.INBOX},
     ),
     Kind(
         name="player_order_changed",
+        folds=True,
         payload=PlayerOrder,
         samples=({"players": ["aki", "ren"]},),
         panels={Panel.STAGE},
@@ -135,6 +143,7 @@ kind_register(
     ),
     Kind(
         name="slot_assigned",
+        folds=True,
         payload=SlotAssigned,
         samples=({"character": "Aki", "slot": 1}, {"character": "Aki", "slot": None}),
         panels={Panel.STAGE},

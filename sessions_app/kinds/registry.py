@@ -9,7 +9,7 @@ never imports them.
 """
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -27,8 +27,19 @@ class Panel(StrEnum):
     HANDOUTS = "handouts"  # the handouts a player holds, and which the GM has revealed
     CAST = "cast"  # the characters taking part, and the forms that choose among them
     MATCHES = "matches"  # the minigame boards
+    # The standing pictures: who is on stage, with the expression they last spoke with.
+    STANDING = "standing"
     # Each character's resources (HP, MP…) with the ± controls of those who may change them.
     CHARACTERS = "characters"
+    # The GM-made chat tabs: the timeline's tab bar, the chat form's channels, the GM's list.
+    CHAT_TABS = "chat_tabs"
+    # The after-play page: the award form or the awards, the cleanup checklist, closing.
+    AFTERPLAY = "afterplay"
+    # The running scene's music, which every browser of the room loops (and the GM's
+    # sound controls).
+    AUDIO = "audio"
+    # The GM's inbox: every request that waits for a GM's answer (players have none).
+    INBOX = "inbox"
 
 
 class Topic(StrEnum):
@@ -64,11 +75,31 @@ class Kind:
     samples: tuple[dict, ...]
     template: str = ""
     panels: frozenset[Panel] = field(default_factory=frozenset)
+    # Whether an event of this kind changed its panels, when only some of its payloads do
+    # (a chat line said in character moves the standing pictures; a line out of it does not).
+    panels_when: Callable[[dict], bool] | None = None
     topic: Topic | None = None
     place: LogPlace = LogPlace.SECTION
+    # A line of the table's bookkeeping (a request, an allowance, an entry, an exit): the
+    # Main channel folds a run of them into one line, the Information channel keeps them.
+    folds: bool = False
     # The actor's own line shows more than everyone else's (a void control on their own
     # roll): the room renders it once more for them.
     actor_sees_more: bool = False
+    # A record kept for verification (dice commitments, reserved and skipped keys), not a
+    # line of play: the room shows it on the Information tab only.
+    record: bool = False
+    # What a reader other than the GM may see of a payload that holds a hidden resource's
+    # numbers: called with the payload and the reader's user id (None for a rendering
+    # shared by several readers, a spectator or nobody in particular).
+    redact: Callable[[dict, int | None], dict] | None = None
+    # The users who see more of a payload than the other players (the owners of the hidden
+    # resources it moved): the room renders it once more for each of them.
+    owners: Callable[[dict], Iterable[int]] | None = None
+    # What the other players may know of something hidden from them (that a secret roll
+    # happened): its line goes to everyone who may not see the thing itself, so it is public
+    # in effect and carries no Private tag, whatever its audience list says.
+    notice: bool = False
 
     def __post_init__(self):
         if not _NAME.match(self.name):
@@ -117,6 +148,33 @@ def payload_check(kind: str, payload: dict) -> None:
     shape_check(kind_get(kind).payload, payload, f"{kind} payload")
 
 
+def payload_for(name: str, payload: dict, *, reader_id: int | None, reader_is_gm: bool) -> dict:
+    """The payload as this reader may see it: whole for the GM, without what a hidden
+    resource keeps from everyone but its owner for the others."""
+    kind = _KINDS.get(name)
+    if reader_is_gm or kind is None or kind.redact is None or not isinstance(payload, dict):
+        return payload
+    return kind.redact(payload, reader_id)
+
+
+def payload_owners(name: str, payload: dict) -> frozenset[int]:
+    """The users who see more of this payload than the other players."""
+    kind = _KINDS.get(name)
+    if kind is None or kind.owners is None or not isinstance(payload, dict):
+        return frozenset()
+    return frozenset(kind.owners(payload))
+
+
+def event_panels(kind: Kind | None, payload: dict) -> frozenset[Panel]:
+    """The panels one event of this kind and payload changed."""
+    if kind is None:
+        return frozenset()
+    when = getattr(kind, "panels_when", None)
+    if when is not None and not when(payload):
+        return frozenset()
+    return kind.panels
+
+
 def panels_changed(kinds: Iterable[str]) -> frozenset[Panel]:
     """The panels that events of these kinds may have changed."""
     panels: set[Panel] = set()
@@ -132,6 +190,11 @@ def topic_of(name: str) -> Topic | None:
     return None if kind is None else kind.topic
 
 
+def kind_folds(name: str) -> bool:
+    kind = _KINDS.get(name)
+    return kind is not None and kind.folds
+
+
 def log_place(name: str) -> LogPlace:
     kind = _KINDS.get(name)
     return LogPlace.SECTION if kind is None else kind.place
@@ -144,12 +207,16 @@ __all__ = [
     "PayloadError",
     "Topic",
     "UnknownKind",
+    "event_panels",
     "kind_find",
+    "kind_folds",
     "kind_get",
     "kind_register",
     "kinds_all",
     "log_place",
     "panels_changed",
     "payload_check",
+    "payload_for",
+    "payload_owners",
     "topic_of",
 ]

@@ -8,17 +8,19 @@ from .append_only import (
     AppendOnlyModel,
     AppendOnlyQuerySet,
 )
+from .audio import CutIn, TableAudio
 from .characters import (
     Character,
     CharacterFace,
 )
+from .chat import ChatTab
 from .checks import (
     ActionKey,
     CheckRequest,
     Contest,
     Roll,
 )
-from .dice import DiceEpoch
+from .dice import DiceEpoch, DiceReservation
 from .experience import (
     ExperienceAccount,
     ExperienceEntry,
@@ -55,6 +57,7 @@ from .tables import (
     Phase,
     RulesProfile,
     Table,
+    TableBar,
     _new_invite_token,  # noqa: F401 - named by migration 0001
     default_experience_lines,
 )
@@ -66,15 +69,19 @@ from .timeline import (
 )
 
 __all__ = [
+    "CutIn",
+    "TableAudio",
     "ActionKey",
     "Appearance",
     "AppendOnlyModel",
     "AppendOnlyQuerySet",
     "Character",
     "CharacterFace",
+    "ChatTab",
     "CheckRequest",
     "Contest",
     "DiceEpoch",
+    "DiceReservation",
     "EntryCondition",
     "EntryConditionFields",
     "ExperienceAccount",
@@ -107,6 +114,7 @@ __all__ = [
     "SessionSignoff",
     "StageRequest",
     "Table",
+    "TableBar",
     "TimelineEvent",
     "default_experience_lines",
 ]

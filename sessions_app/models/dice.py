@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
@@ -38,3 +39,42 @@ class DiceEpoch(models.Model):
 
     def __str__(self) -> str:
         return f"{self.session} #{self.number} ({self.used}/{self.size})"
+
+
+class DiceReservation(models.Model):
+    """A roll key set aside for one user's next roll before their browser draws its value,
+    so that the server cannot choose the key after seeing the value. Published when made;
+    used by that user's roll, or published with its key as skipped once it expires."""
+
+    class State(models.TextChoices):
+        OPEN = "open", _("open")
+        USED = "used", _("used")
+        SKIPPED = "skipped", _("skipped")
+
+    session = models.ForeignKey(
+        GameSession,
+        verbose_name=_("session"),
+        on_delete=models.CASCADE,
+        related_name="dice_reservations",
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("user"), on_delete=models.CASCADE
+    )
+    epoch = models.PositiveIntegerField(_("epoch"))
+    index = models.PositiveIntegerField(_("index"))
+    state = models.CharField(_("state"), max_length=8, choices=State.choices, default=State.OPEN)
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+    expires_at = models.DateTimeField(_("expires"))
+
+    class Meta:
+        verbose_name = _("dice reservation")
+        verbose_name_plural = _("dice reservations")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["session", "epoch", "index"], name="dice_reservation_unique_key"
+            ),
+        ]
+        indexes = [models.Index(fields=["session", "state"], name="dice_reservation_open")]
+
+    def __str__(self) -> str:
+        return f"{self.session} {self.epoch}/{self.index} {self.state}"

@@ -102,6 +102,15 @@ class Scene(EntryConditionFields):
     backstage_notes = models.TextField(_("backstage notes"), blank=True)
     # Shown behind the stage while the scene runs; copied from the planned scene's.
     background = models.FileField(_("background image"), max_length=200, blank=True)
+    # Looped in every browser of the room while the scene runs; ending the scene stops it.
+    music = models.ForeignKey(
+        "sessions_app.TableAudio",
+        verbose_name=_("music"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
     started_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         verbose_name=_("started by"),

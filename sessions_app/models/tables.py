@@ -268,6 +268,8 @@ class Table(models.Model):
     spectator_token = models.CharField(
         _("spectator token"), max_length=64, unique=True, default=_new_invite_token
     )
+    # A critical or a fumble of a check shows a cut-in over everyone's room.
+    cut_ins_on_rolls = models.BooleanField(_("cut-ins on criticals and fumbles"), default=False)
 
     class Meta:
         verbose_name = _("table")
@@ -339,6 +341,42 @@ class Invite(models.Model):
 
     def is_usable(self, *, now=None) -> bool:
         return not self.revoked and (now or timezone.now()) < self.expires_at
+
+
+class TableBar(models.Model):
+    """An account the GM removed from a table: no invite of that table lets it back in
+    until the GM lifts the bar (a link the person still holds would otherwise undo the
+    removal)."""
+
+    table = models.ForeignKey(
+        Table, verbose_name=_("table"), on_delete=models.CASCADE, related_name="bars"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("user"),
+        on_delete=models.CASCADE,
+        related_name="+",
+    )
+    barred_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("barred by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    barred_at = models.DateTimeField(_("barred"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("barred account")
+        verbose_name_plural = _("barred accounts")
+        ordering = ["table_id", "barred_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "user"], name="table_bar_once_per_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} barred from {self.table}"
 
 
 class GuestAccount(models.Model):

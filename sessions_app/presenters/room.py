@@ -6,52 +6,19 @@ from __future__ import annotations
 from django.db.models import Q
 
 from ..forms import ChatForm, CheckRequestForm, ContestForm, NpcRollForm, RollBoxForm
-from ..kinds.registry import Panel
 from ..models import Character
+from ..models.chat import CHAT_TAB_NAME_MAX_LENGTH
+from ..selectors.chat_tabs import chat_tabs_open
 from ..selectors.checks import pending_checks_for
 from ..selectors.pictures import faces_by_character
 from ..selectors.scenes import handouts_for, session_cast
 from ..selectors.tables import table_characters
+from .audio import audio_context
 from .characters import characters_context
+from .inbox import inbox_context
 from .stage import gm_scenario_context, speakers, stage_context
 
 ROOM_TEMPLATE = "sessions_app/session_room.html"
-
-# The room's partials each live panel consists of, for the GM and for a player. The open
-# checks are not here: they change item by item, so a half-typed modifier survives.
-PANEL_PARTIALS: dict[Panel, dict[bool, tuple[str, ...]]] = {
-    Panel.STAGE: {
-        True: (
-            "afterplay-link",
-            "stage",
-            "chat-form",
-            "roll-box",
-            "gm-controls",
-            "check-request-form",
-        ),
-        False: ("afterplay-link", "stage", "chat-form", "roll-box", "player-controls"),
-    },
-    Panel.HANDOUTS: {True: ("gm-controls",), False: ("player-controls",)},
-    # The character panel, and the voices (say as, roll as) that follow who is on stage.
-    Panel.CHARACTERS: {
-        True: ("characters", "roll-box"),
-        False: ("characters", "roll-box"),
-    },
-    Panel.CAST: {
-        True: (
-            "stage",
-            "characters",
-            "chat-form",
-            "roll-box",
-            "cast-panel",
-            "gm-controls",
-            "check-request-form",
-            "contest-form",
-            "npc-roll-form",
-        ),
-        False: ("stage", "characters", "chat-form", "roll-box", "cast-panel", "player-controls"),
-    },
-}
 
 
 def rollable_characters(session):
@@ -76,6 +43,17 @@ def voices(controlled, in_main_play: bool, on_stage) -> list[Character]:
     return [character for character in controlled if character.pk in on_stage_ids]
 
 
+def voice_offered(voice, user, viewer_is_gm: bool, in_main_play: bool) -> bool:
+    """Whether the character a post names (a selectors.scenes.Voice) is one of the viewer's
+    voices, as `voices` offers them: one they control (a PC taking part, or the GM's NPC),
+    on stage while main play runs."""
+    character = voice.character
+    controlled = character.owner_id == user.pk and (
+        voice.taking_part or (viewer_is_gm and character.kind == Character.Kind.NPC)
+    )
+    return controlled and (not in_main_play or voice.on_stage)
+
+
 def room_panels_context(session, user, viewer_is_gm: bool) -> dict:
     """Everything the room's panels (not the timeline or the boards) show this viewer."""
     stage = stage_context(session, user, viewer_is_gm)
@@ -85,6 +63,7 @@ def room_panels_context(session, user, viewer_is_gm: bool) -> dict:
         stage["in_main_play"],
         stage.get("on_stage", []),
     )
+    tabs = chat_tabs_open(session_id=session.pk)
     context = {
         **stage,
         **sheets,
@@ -95,7 +74,10 @@ def room_panels_context(session, user, viewer_is_gm: bool) -> dict:
         "chat_form": ChatForm(
             speakers=speakers(session, user, viewer_is_gm, own_voices),
             expressions=faces_by_character(characters=own_voices),
+            tabs=tabs,
         ),
+        "chat_tabs": tabs,
+        "tab_name_limit": CHAT_TAB_NAME_MAX_LENGTH,
         "roll_box_form": RollBoxForm(characters=own_voices, user=user),
         "check_items": pending_checks_for(session_id=session.pk, user=user, is_gm=viewer_is_gm),
     }
@@ -110,6 +92,7 @@ def room_panels_context(session, user, viewer_is_gm: bool) -> dict:
                 ),
                 "cast_candidates": table_characters(table=session.table, kind="pc"),
                 **gm_scenario_context(session, user),
+                **inbox_context(session, user, viewer_is_gm),
             }
         )
     else:
@@ -120,18 +103,9 @@ def room_panels_context(session, user, viewer_is_gm: bool) -> dict:
             row for row in stage["participations"] if row.character.owner_id == user.pk
         ]
         context["my_handouts"] = handouts_for(session=session, user=user, is_gm=False)
+    context.update(audio_context(session, stage.get("scene"), viewer_is_gm))
     context["cast"] = session_cast(session=session)
     context["cast_candidates"] = context["cast_candidates"].exclude(
         pk__in=[character.pk for character in context["cast"]]
     )
     return context
-
-
-def panel_partials(panels, viewer_is_gm: bool) -> list[str]:
-    """The room partials to send again when these panels changed, each once, in page order."""
-    names: list[str] = []
-    for panel in panels:
-        for name in PANEL_PARTIALS.get(panel, {}).get(viewer_is_gm, ()):
-            if name not in names:
-                names.append(name)
-    return names

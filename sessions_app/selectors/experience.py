@@ -125,6 +125,7 @@ def session_sheet(*, session: GameSession) -> dict:
                 "person": person,
                 "is_gm": person.pk == session.table.gm_id,
                 "entries": own,
+                "awards": [e for e in own if e.kind == ExperienceEntry.Kind.AWARD],
                 "awarded": sum(e.amount for e in own if e.kind == ExperienceEntry.Kind.AWARD),
                 "total": sum(e.amount for e in own),
                 "balance": own[-1].balance_after if own else None,

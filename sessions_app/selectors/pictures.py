@@ -11,20 +11,26 @@ from django.db.models import Q
 from ..models import (
     Appearance,
     CharacterFace,
+    CutIn,
     Handout,
     HandoutReveal,
     ImportedLog,
     Membership,
     PlannedScene,
     Scene,
+    TableAudio,
+    TimelineEvent,
 )
 from .tables import membership_get
+from .timeline import visible_events
 
 
 def face_visible(*, user, face_id: int, watched=frozenset()) -> CharacterFace | None:
-    """A face is seen by the table's members: a PC's always (its lines and the stage show
-    it), an NPC's by the GM, and by players once the NPC has been on stage. Spectators of
-    the table (`watched`: the table ids their links open) see what the players see."""
+    """A face is seen by those who may see a page that shows it: the GM and the character's
+    player (its sheet), and, for a portrait, whoever sees the stage it stands on: a PC's
+    always, an NPC's once it has been on stage. Spectators of the table (`watched`: the
+    table ids their links open) see what the players see. A face beside a line is served
+    through `line_face_name`, to those who may see the line."""
     face = CharacterFace.objects.select_related("character").filter(pk=face_id).first()
     if face is None:
         return None
@@ -34,15 +40,10 @@ def face_visible(*, user, face_id: int, watched=frozenset()) -> CharacterFace | 
         # A spectator (or a member's own spectator link) sees no more than the players do.
         if character.table_id not in watched:
             return None
-        public = (
-            character.kind == character.Kind.PC
-            or Appearance.objects.filter(character_id=character.pk).exists()
-        )
-        return face if public else None
-    if (
+    elif membership.role == Membership.Role.GM or character.owner_id == user.pk:
+        return face
+    if face.is_portrait and (
         character.kind == character.Kind.PC
-        or membership.role == Membership.Role.GM
-        or character.owner_id == user.pk
         or Appearance.objects.filter(character_id=character.pk).exists()
     ):
         return face
@@ -50,15 +51,27 @@ def face_visible(*, user, face_id: int, watched=frozenset()) -> CharacterFace | 
 
 
 def line_face_name(*, user, session, face_id: int, watched=frozenset()) -> str:
-    """The stored picture a chat line of this session was said with, for a member of its
-    table: an imported log's own picture, else the face as `face_visible` allows it."""
+    """The stored picture a chat line of this session was said with (an imported log's own
+    picture, or the character's face), for someone who may see a line said with it: a
+    face used only on GM-only lines stays the GM's."""
+    membership = membership_get(user=user, table_id=session.table_id)
+    if membership is not None:
+        lines = visible_events(
+            session_id=session.pk, user=user, is_gm=membership.role == Membership.Role.GM
+        )
+    elif session.table_id in watched:
+        lines = TimelineEvent.objects.filter(
+            session_id=session.pk, visibility=TimelineEvent.Visibility.EVERYONE
+        )
+    else:
+        return ""
+    if not lines.filter(kind="chat", payload__face_id=face_id).exists():
+        return ""
     imported = ImportedLog.objects.filter(session_id=session.pk).only("pictures").first()
     if imported is not None:
         return (imported.pictures or {}).get(f"face:{face_id}", "")
-    face = face_visible(user=user, face_id=face_id, watched=watched)
-    if face is None or face.character.table_id != session.table_id:
-        return ""
-    return face.image.name
+    face = CharacterFace.objects.filter(pk=face_id, character__table_id=session.table_id).first()
+    return "" if face is None else face.image.name
 
 
 def scene_background_visible(*, user, scene_id: int, watched=frozenset()) -> Scene | None:
@@ -84,20 +97,27 @@ def planned_background_visible(*, user, planned_id: int) -> PlannedScene | None:
     )
 
 
-def handout_image_visible(*, user, handout_id: int) -> Handout | None:
+def handout_image_visible(*, user, handout_id: int, watched=frozenset()) -> Handout | None:
     """A handout's image is seen by the scenario's writer, and by the readers of a session
-    where it was revealed: everyone of that table, or the listed readers."""
+    where it was revealed: everyone of that table, or the listed readers; a handout revealed
+    to everyone, by the table's spectators too (`watched`: the table ids their links open)."""
     handout = Handout.objects.select_related("scenario").filter(pk=handout_id).first()
-    if handout is None or not user.is_authenticated:
+    if handout is None:
         return None
-    if handout.scenario.owner_id == user.pk:
-        return handout
-    readable = HandoutReveal.objects.filter(
-        Q(readers__isnull=True) | Q(readers=user),
-        handout_id=handout.pk,
-        session__table__memberships__user=user,
+    if user.is_authenticated:
+        if handout.scenario.owner_id == user.pk:
+            return handout
+        readable = HandoutReveal.objects.filter(
+            Q(readers__isnull=True) | Q(readers=user),
+            handout_id=handout.pk,
+            session__table__memberships__user=user,
+        )
+        if readable.exists():
+            return handout
+    shown_to_spectators = HandoutReveal.objects.filter(
+        handout_id=handout.pk, readers__isnull=True, session__table_id__in=list(watched)
     )
-    return handout if readable.exists() else None
+    return handout if watched and shown_to_spectators.exists() else None
 
 
 def faces_by_character(*, characters) -> list[tuple]:
@@ -125,6 +145,7 @@ def picture_in_use(*, name: str) -> bool:
         or PlannedScene.objects.filter(background=name).exists()
         or Scene.objects.filter(background=name).exists()
         or Handout.objects.filter(image=name).exists()
+        or CutIn.objects.filter(image=name).exists()
     )
 
 
@@ -134,6 +155,30 @@ def pictures_in_use() -> set[str]:
     names |= set(PlannedScene.objects.exclude(background="").values_list("background", flat=True))
     names |= set(Scene.objects.exclude(background="").values_list("background", flat=True))
     names |= set(Handout.objects.exclude(image="").values_list("image", flat=True))
+    names |= set(CutIn.objects.exclude(image="").values_list("image", flat=True))
     for pictures in ImportedLog.objects.exclude(pictures={}).values_list("pictures", flat=True):
         names |= set((pictures or {}).values())
     return names
+
+
+def cut_in_visible(*, user, cut_in_id: int, watched=frozenset()) -> CutIn | None:
+    """A cut-in is shown to the whole room: the table's members, and its spectators."""
+    cut_in = CutIn.objects.filter(pk=cut_in_id).first()
+    if cut_in is None:
+        return None
+    if cut_in.table_id in watched or membership_get(user=user, table_id=cut_in.table_id):
+        return cut_in
+    return None
+
+
+def audio_audible(*, user, audio_id: int, watched=frozenset()) -> TableAudio | None:
+    """The GM hears every sound of the table; players and spectators those played already."""
+    audio = TableAudio.objects.filter(pk=audio_id).first()
+    if audio is None:
+        return None
+    membership = membership_get(user=user, table_id=audio.table_id)
+    if membership is not None and membership.role == Membership.Role.GM:
+        return audio
+    if audio.heard and (membership is not None or audio.table_id in watched):
+        return audio
+    return None

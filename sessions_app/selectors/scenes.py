@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from django.db.models import Q
+from dataclasses import dataclass
+
+from django.db.models import Exists, OuterRef, Q, Subquery
 
 from ..models import (
     MAIN_PLAY_PHASES,
     Appearance,
     Character,
+    CharacterFace,
     GameSession,
     HandoutReveal,
     Membership,
@@ -17,6 +20,7 @@ from ..models import (
     SceneRequest,
     SheetChange,
     StageRequest,
+    TimelineEvent,
 )
 
 
@@ -24,6 +28,12 @@ def _player_rank(session: GameSession):
     """Sort key: the player order the GM set, then everyone else by name."""
     order = {user_id: index for index, user_id in enumerate(session.player_order or [])}
     return lambda user: (order.get(user.pk, len(order)), user.get_username().lower())
+
+
+def appeared_character_ids():
+    """Every character that has been on stage in some scene, as a subquery: until then an
+    NPC's name and faces are the GM's alone."""
+    return Appearance.objects.values("character_id")
 
 
 def session_cast(*, session: GameSession) -> list[Character]:
@@ -59,6 +69,59 @@ def running_scene(*, session_id: int) -> Scene | None:
     )
 
 
+@dataclass(frozen=True)
+class Voice:
+    """A character someone names to speak or roll as, with what the rules ask of it: whether
+    it takes part in the session, whether a scene runs and it is on stage there, and the
+    face a line of it shows (the one asked for, `face_asked`, else its portrait)."""
+
+    character: Character
+    taking_part: bool
+    scene_running: bool
+    on_stage: bool
+    face: CharacterFace | None
+    face_asked: int | None
+
+
+def voice_get(*, session: GameSession, character_id: int, face_id: int | None = None):
+    """The character of the session's table with this id as a Voice, in one query; None if
+    the table has no such character. An action names one character: it is checked alone,
+    not by building every choice the form offers."""
+    running = Scene.objects.filter(session_id=session.pk, status=Scene.Status.RUNNING)
+    faces = CharacterFace.objects.filter(character_id=OuterRef("pk"))
+    faces = faces.filter(pk=face_id) if face_id else faces.filter(is_portrait=True)
+    character = (
+        Character.objects.filter(pk=character_id, table_id=session.table_id)
+        .annotate(
+            taking_part=Exists(
+                Participation.objects.filter(session_id=session.pk, character_id=OuterRef("pk"))
+            ),
+            scene_running=Exists(running),
+            on_stage=Exists(
+                Appearance.objects.filter(
+                    scene__in=running, character_id=OuterRef("pk"), exited_at__isnull=True
+                )
+            ),
+            face_pk=Subquery(faces.values("pk")[:1]),
+            face_label=Subquery(faces.values("label")[:1]),
+        )
+        .first()
+    )
+    if character is None:
+        return None
+    face = None
+    if character.face_pk is not None:
+        face = CharacterFace(pk=character.face_pk, character=character, label=character.face_label)
+    return Voice(
+        character=character,
+        taking_part=character.taking_part,
+        scene_running=character.scene_running,
+        on_stage=character.on_stage,
+        face=face,
+        face_asked=face_id,
+    )
+
+
 def on_stage_ids(*, scene: Scene) -> set[int]:
     return set(
         Appearance.objects.filter(scene=scene, exited_at__isnull=True).values_list(
@@ -73,6 +136,32 @@ def stage_appearances(*, scene: Scene) -> list[Appearance]:
         .select_related("character__owner")
         .order_by("entered_at", "id")
     )
+
+
+def scene_last_lines(*, scene: Scene, character_ids) -> dict[int, tuple[int, dict]]:
+    """Character id → (seq, payload) of its last line said in character in this scene, on the
+    main channel and for everyone to see: the line a stage shows it with. One read per
+    character, each stopping at its newest line."""
+    lines = TimelineEvent.objects.filter(
+        session_id=scene.session_id,
+        kind="chat",
+        visibility=TimelineEvent.Visibility.EVERYONE,
+        created_at__gte=scene.started_at,
+        payload__mode="ic",
+    ).filter(~Q(payload__has_key="channel") | Q(payload__channel="main"))
+    if scene.ended_at is not None:
+        lines = lines.filter(created_at__lte=scene.ended_at)
+    found = {}
+    for character_id in character_ids:
+        last = (
+            lines.filter(payload__character_id=character_id)
+            .order_by("-seq")
+            .values_list("seq", "payload")
+            .first()
+        )
+        if last is not None:
+            found[character_id] = last
+    return found
 
 
 def open_stage_requests(*, scene: Scene) -> list[StageRequest]:
@@ -131,6 +220,13 @@ def session_scenes(*, session_id: int) -> list[Scene]:
         .select_related("scene_player")
         .order_by("number")
     )
+
+
+def handouts_for_everyone(*, session: GameSession) -> list[HandoutReveal]:
+    """Return the handouts revealed in the session to everyone (none given to one PC slot):
+    part of what everyone at the table sees, spectators included."""
+    reveals = HandoutReveal.objects.filter(session=session, readers__isnull=True)
+    return list(reveals.select_related("handout").order_by("revealed_at", "id"))
 
 
 def handouts_for(*, session: GameSession, user, is_gm: bool) -> list[HandoutReveal]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
-from ..models import Invite, Membership, RulesProfile, Table
+from ..models import Invite, Membership, RulesProfile, Table, TableBar
 
 
 def membership_get(*, user, table_id: int) -> Membership | None:
@@ -37,6 +37,11 @@ def tables_for_user(*, user) -> QuerySet[Table]:
 
 def table_members(*, table: Table) -> QuerySet[Membership]:
     return table.memberships.select_related("user").order_by("role", "joined_at", "id")
+
+
+def table_bars(*, table: Table) -> QuerySet[TableBar]:
+    """The accounts removed from the table that its invites keep out."""
+    return TableBar.objects.filter(table=table).select_related("user").order_by("barred_at", "id")
 
 
 def open_invites(*, table: Table) -> QuerySet[Invite]:

@@ -103,3 +103,13 @@ def viewers_present(*, session_id: int, table_id: int) -> list[tuple[int, bool, 
     )
     gm = Membership.Role.GM
     return sorted({(user_id, role == gm, language, zone) for user_id, role, language, zone in rows})
+
+
+def dice_roots(*, session_id: int) -> list[dict]:
+    """The session's published dice commitments, the first of each batch (a later one
+    cannot replace it), as {"epoch", "root"} in order. Every viewer may see them."""
+    roots: dict[int, str] = {}
+    commits = TimelineEvent.objects.filter(session_id=session_id, kind="dice_committed")
+    for payload in commits.order_by("seq").values_list("payload", flat=True):
+        roots.setdefault(payload.get("epoch"), payload.get("root"))
+    return [{"epoch": epoch, "root": root} for epoch, root in roots.items()]

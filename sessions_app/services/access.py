@@ -2,8 +2,9 @@
 whether someone is a member, the GM or a player.
 
 One rule for outsiders. Whatever is looked up by its id on their behalf (a page, a partial,
-the room's socket) is not there for them: `*_or_404` raises Http404 and the consumer closes,
-so an outsider cannot even learn that a session or table exists. A service handed an object
+the room's socket) is not there for them: `member_session` finds nothing, the views answer
+404 (views/access.py) and the socket closes, so an outsider cannot even learn that a
+session or table exists. A service handed an object
 refuses with PermissionDenied and says who may (`require_member`, `require_gm`).
 """
 
@@ -11,10 +12,9 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
 from django.db.models import Exists, Q
-from django.http import Http404
 from django.utils.translation import gettext as _
 
-from ..models import GameSession, GuestAccount, Membership, Table
+from ..models import GameSession, GuestAccount, Membership
 from ..selectors.tables import membership_get
 
 
@@ -85,28 +85,3 @@ def member_session(*, user, session_id: int) -> tuple[GameSession, Membership] |
     if membership is None:
         return None
     return session, membership
-
-
-def member_session_or_404(*, user, session_id: int) -> tuple[GameSession, Membership]:
-    """Return the session and the user's membership of its table; 404 for anyone else."""
-    found = member_session(user=user, session_id=session_id)
-    if found is None:
-        raise Http404
-    return found
-
-
-def member_table_or_404(*, user, table_id: int) -> tuple[Table, Membership]:
-    """Return the table (with its GM) and the user's membership of it; 404 for anyone else."""
-    try:
-        table = Table.objects.select_related("gm").get(pk=table_id)
-    except Table.DoesNotExist:
-        raise Http404 from None
-    return table, membership_or_404(user=user, table_id=table.pk)
-
-
-def membership_or_404(*, user, table_id: int) -> Membership:
-    """Return the user's membership of a table the caller already has; 404 for anyone else."""
-    membership = membership_get(user=user, table_id=table_id)
-    if membership is None:
-        raise Http404
-    return membership

@@ -35,18 +35,21 @@ def action_key_clean(value: Any) -> str:
 def once(*, session_id: int, user, key: str, action: Callable[[], Any]) -> Any:
     """Run `action` unless this user already ran an action with `key` in this session.
 
-    The key is claimed in the action's own transaction: an action that is refused (and
-    raises) leaves the key free for the corrected retry.
+    The key is claimed in the action's own transaction, after the action and with what it
+    rolled (one statement): an action that is refused (and raises) leaves the key free for
+    the corrected retry, and a repeat whose claim fails takes its whole action back with it.
     """
     if not key:
         return action()
     try:
         with transaction.atomic():
-            claim = ActionKey.objects.create(session_id=session_id, user=user, key=key)
             result = action()
-            if isinstance(result, Roll):
-                claim.roll = result
-                claim.save(update_fields=["roll"])
+            ActionKey.objects.create(
+                session_id=session_id,
+                user=user,
+                key=key,
+                roll=result if isinstance(result, Roll) else None,
+            )
             return result
     except IntegrityError:
         earlier = (

@@ -22,6 +22,7 @@ from contextlib import ExitStack
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from ..judgement import display_name, name_variants
@@ -30,7 +31,13 @@ from ..palette import PALETTE_MAX_CHARS, PALETTE_MAX_LINES
 from ..selectors.tables import table_profile
 from .characters import JUDGEMENT_VALUE_RANGE, character_create, character_update
 from .faces import faces_replace
-from .images import image_content_type, image_from_text, image_saved, image_to_text
+from .images import (
+    PixelBudget,
+    image_content_type,
+    image_from_text,
+    image_saved,
+    image_to_text,
+)
 
 CCFOLIA_MAX_CHARS = 200_000
 # With pictures inside (base64), the text may be longer.
@@ -128,6 +135,12 @@ def ccfolia_read(text: str, *, value_names: list[str]) -> dict:
             kind=str(document.get("kind"))[:40],
         )
     data = document["data"]
+    return {"pictures": _pictures(data), **ccfolia_character_fields(data, value_names=value_names)}
+
+
+def ccfolia_character_fields(data: dict, *, value_names: list[str]) -> dict:
+    """A Ccfolia character's ``data`` object as a sheet's fields (pictures aside), or raise
+    ValidationError: shared by the clipboard JSON and the room export."""
     name = _text(data.get("name"), _("The name"), NAME_LIMIT, required=True)
     memo = _text(data.get("memo"), _("The memo"), MEMO_LIMIT)
     initiative = (
@@ -175,7 +188,6 @@ def ccfolia_read(text: str, *, value_names: list[str]) -> dict:
     if len(commands.splitlines()) > PALETTE_MAX_LINES:
         raise _refuse(_("The commands have more than %(limit)d lines."), limit=PALETTE_MAX_LINES)
     return {
-        "pictures": _pictures(data),
         "name": name,
         "notes": memo,
         "judgement_values": judgement_values,
@@ -187,7 +199,7 @@ def ccfolia_read(text: str, *, value_names: list[str]) -> dict:
     }
 
 
-def _picture(url, where: str) -> bytes | None:
+def _picture(url, where: str, budget: PixelBudget) -> bytes | None:
     """The bytes of a data: URL picture, checked; None for an address elsewhere or none."""
     if url in (None, ""):
         return None
@@ -197,7 +209,7 @@ def _picture(url, where: str) -> bytes | None:
     if found is None:
         return None
     try:
-        return image_from_text({"format": found[1], "base64": found[2]}, where)
+        return image_from_text({"format": found[1], "base64": found[2]}, where, budget)
     except ValidationError as error:
         raise _refuse(
             _("%(where)s is refused: %(reason)s"), where=where, reason=" ".join(error.messages)
@@ -207,13 +219,14 @@ def _picture(url, where: str) -> bytes | None:
 def _pictures(data: dict) -> list[tuple[str, bytes]]:
     """(label, bytes) of the portrait, then of each expression carried as a data: URL."""
     pictures = []
-    portrait = _picture(data.get("iconUrl"), _("The icon"))
+    budget = PixelBudget()
+    portrait = _picture(data.get("iconUrl"), _("The icon"), budget)
     if portrait is not None:
         label = _text(data.get("iconLabel"), _("The icon label"), LABEL_LIMIT) or _("Portrait")
         pictures.append((label, portrait))
     for number, face in enumerate(_items(data.get("faces"), _("The faces"), MAX_FACES), start=1):
         where = _("Face %(number)d") % {"number": number}
-        picture = _picture(face.get("iconUrl"), where)
+        picture = _picture(face.get("iconUrl"), where, budget)
         if picture is not None:
             label = _text(face.get("label"), where, LABEL_LIMIT) or where
             pictures.append((label, picture))
@@ -252,10 +265,15 @@ def character_ccfolia_import(
 
 def character_ccfolia_export(character: Character, *, pictures: bool = False) -> dict:
     """The character as Ccfolia's clipboard JSON: what a sheet site would export; with
-    `pictures`, its portrait and expressions too, as data: URLs."""
+    `pictures`, its portrait and expressions too, as data: URLs.
+
+    Shipped names are written in Japanese whatever the reader's language: sheet sites and
+    the palettes people paste into Ccfolia refer to {筋力}, not {Strength}."""
     resources = character.resources or {}
+    with translation.override("ja"):
+        value_labels = {name: display_name(name) for name in character.judgement_values or {}}
     params = [
-        {"label": display_name(name), "value": str(number)}
+        {"label": value_labels[name], "value": str(number)}
         for name, number in (character.judgement_values or {}).items()
     ] + [
         {"label": str(entry.get("label", "")), "value": str(entry.get("value", ""))}

@@ -6,10 +6,12 @@ from __future__ import annotations
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils.translation import gettext as _
 
-from ..models import GameSession, TimelineEvent
+from ..models import GameSession, Membership, TimelineEvent
+from ..selectors.chat_tabs import chat_tab_of_channel
+from ..selectors.scenes import Voice, voice_get
 from ..selectors.tables import membership_get
 from .access import is_gm, is_player, require_member
-from .faces import face_for_line
+from .faces import FACE_NOT_OF_CHARACTER
 from .stage import speaker_check
 from .timeline import timeline_append
 
@@ -31,15 +33,23 @@ def chat_post(
     to=None,
     face_id: int | None = None,
     channel: str = "main",
+    membership: Membership | None = None,
+    voice: Voice | None = None,
 ) -> TimelineEvent:
     """Post a line to the session: out of character, in character (as a character on stage),
     GM narration, a GM-only note, or a whisper between the GM and one player; on the main
-    channel or off-topic."""
-    membership = require_member(
-        user=by,
-        table_id=session.table_id,
-        message=_("Only members of this table can write in its sessions."),
-    )
+    channel, off-topic, or one of the GM's open tabs (its key).
+
+    A caller that has checked access already hands over `by`'s `membership` of the
+    session's table, and the speaking character as it read it (`voice`, with `face_id`):
+    neither is read again.
+    """
+    if membership is None:
+        membership = require_member(
+            user=by,
+            table_id=session.table_id,
+            message=_("Only members of this table can write in its sessions."),
+        )
     by_gm = is_gm(membership)
     text = (text or "").strip()
     if not text:
@@ -50,18 +60,27 @@ def chat_post(
         )
     if mode not in CHAT_MODES:
         raise ValidationError({"mode": _("Choose how to say it.")})
+    tab = None
     if channel not in CHAT_CHANNELS:
-        raise ValidationError({"channel": _("Choose the main channel or off-topic.")})
+        tab = chat_tab_of_channel(session_id=session.pk, channel=channel or "")
+        if tab is None:
+            raise ValidationError({"channel": _("Choose the main channel, off-topic or a tab.")})
     if gm_only and not by_gm:
         raise PermissionDenied(_("Only the GM can write GM-only notes."))
     payload = {"text": text}
     if mode == "ic":
         if character is None or character.table_id != session.table_id:
             raise ValidationError({"character": _("Choose the character who speaks.")})
-        speaker_check(session, by, character)
+        if voice is None or voice.character.pk != character.pk or voice.face_asked != face_id:
+            voice = voice_get(session=session, character_id=character.pk, face_id=face_id)
+        if voice is None:
+            raise ValidationError({"character": _("Choose the character who speaks.")})
+        speaker_check(session, by, character, membership=membership, voice=voice)
         payload.update({"mode": mode, "character": character.name, "character_id": character.pk})
         # The chosen expression, else the portrait: the line shows the face it was said with.
-        face = face_for_line(character=character, face_id=face_id)
+        face = voice.face
+        if face_id and face is None:
+            raise ValidationError({"face": FACE_NOT_OF_CHARACTER})
         if face is not None:
             payload.update({"face_id": face.pk, "face": face.label})
     elif mode == "narration":
@@ -73,6 +92,8 @@ def chat_post(
     if channel != "main":
         # Main lines keep the payload they always had, so old and new logs read alike.
         payload["channel"] = channel
+    if tab is not None:
+        payload["tab"] = tab.name
     visibility = TimelineEvent.Visibility.GM if gm_only else TimelineEvent.Visibility.EVERYONE
     return timeline_append(
         session=session, kind="chat", actor=by, payload=payload, visibility=visibility

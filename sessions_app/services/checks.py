@@ -22,13 +22,16 @@ from ..models import (
     CheckRequest,
     Contest,
     GameSession,
+    Membership,
     Roll,
     Scene,
     StageRequest,
     TimelineEvent,
 )
+from ..selectors.scenes import Voice
 from ..srs_messages import GM_MODIFIER, command_error_message
 from .access import is_gm, is_player, member_exists, require_gm, require_member
+from .cut_ins import cut_in_for_roll
 from .dice import dice_draw, roll_place, roll_proof
 from .stage import entry_check_resolved, stage_require
 from .timeline import timeline_append
@@ -113,12 +116,17 @@ def _critical_fumble(session: GameSession, critical: int | None, fumble: int | N
     return critical, fumble
 
 
-def _check_character_in_session(session: GameSession, character: Character) -> None:
+def _check_character_in_session(
+    session: GameSession, character: Character, voice: Voice | None = None
+) -> None:
     if character.table_id != session.table_id:
         raise ValidationError({"character": _("That character belongs to another table.")})
-    if (
-        character.kind == Character.Kind.PC
-        and not session.characters.filter(pk=character.pk).exists()
+    if voice is not None and voice.character.pk != character.pk:
+        voice = None
+    if character.kind == Character.Kind.PC and not (
+        voice.taking_part
+        if voice is not None
+        else session.characters.filter(pk=character.pk).exists()
     ):
         raise ValidationError(
             {
@@ -126,7 +134,7 @@ def _check_character_in_session(session: GameSession, character: Character) -> N
                 % {"name": character.name}
             }
         )
-    stage_require(session, character)
+    stage_require(session, character, voice=voice)
 
 
 def clean_declared_modifiers(rows: Iterable) -> list[DeclaredModifier]:
@@ -289,6 +297,8 @@ def _roll_payload(roll: Roll, request: CheckRequest | None) -> dict:
         "difficulty_secret": roll.difficulty_secret,
         **roll.result,
     }
+    if roll.source == Roll.Source.COMMAND and roll.roller_id == roll.session.table.gm_id:
+        payload["by_gm"] = True
     if request is not None:
         payload.update(
             {
@@ -337,7 +347,7 @@ def _announce_roll(roll: Roll, request: CheckRequest | None, *, kind: str, audie
         place = roll_place(roll)
         if place is not None:
             twin["proof"] = place
-        _append_twin(session, roll.roller, "secret_roll", twin, exclude=audience)
+        twin_append(session, roll.roller, "secret_roll", twin, exclude=audience)
     elif roll.difficulty_secret:
         timeline_append(
             session=session,
@@ -346,12 +356,15 @@ def _announce_roll(roll: Roll, request: CheckRequest | None, *, kind: str, audie
             payload=payload,
             visibility=TimelineEvent.Visibility.GM,
         )
-        _append_twin(session, roll.roller, kind, _redacted(payload), exclude=None)
+        twin_append(session, roll.roller, kind, _redacted(payload), exclude=None)
     else:
         timeline_append(session=session, kind=kind, actor=roll.roller, payload=payload)
+        cut_in_for_roll(roll)
 
 
-def _append_twin(session, actor, kind, payload, *, exclude) -> None:
+def twin_append(session, actor, kind, payload, *, exclude) -> None:
+    """Append what the players may know of something they may not see: to every player
+    (`exclude` None), or to the players other than the users in `exclude`."""
     if exclude is None:
         timeline_append(
             session=session,
@@ -361,7 +374,8 @@ def _append_twin(session, actor, kind, payload, *, exclude) -> None:
             visibility=TimelineEvent.Visibility.PLAYERS,
         )
         return
-    # A roll-box secret is seen by its roller: the twin goes to the other players only.
+    # Seen by some (a roll-box secret by its roller, a hidden resource by its owner): the
+    # twin goes to the other players only.
     excluded = {user.pk for user in exclude}
     others = [
         membership.user
@@ -387,6 +401,7 @@ def check_roll(
     declared_modifiers: Iterable = (),
     dice: Sequence[int] | None = None,
     dice_value: str | None = None,
+    dice_reservation=None,
 ) -> Roll:
     """Roll a requested check once; a repeated submit by the roller gets the same roll back.
 
@@ -401,7 +416,13 @@ def check_roll(
                 # check must queue behind the end of its scene.
                 _entry_scene_lock(request_id)
             return _check_roll_locked(
-                request_id, by, declared, dice, session_id=session_id, dice_value=dice_value
+                request_id,
+                by,
+                declared,
+                dice,
+                session_id=session_id,
+                dice_value=dice_value,
+                dice_reservation=dice_reservation,
             )
     except IntegrityError:
         # Two submits raced past the status check; the database kept exactly one roll.
@@ -448,7 +469,14 @@ def _request_for_its_player(request_id, by, session_id, refusal: str) -> CheckRe
 
 
 def _check_roll_locked(
-    request_id, by, declared, dice, source=Roll.Source.REQUEST, session_id=None, dice_value=None
+    request_id,
+    by,
+    declared,
+    dice,
+    source=Roll.Source.REQUEST,
+    session_id=None,
+    dice_value=None,
+    dice_reservation=None,
 ) -> Roll:
     request = _request_for_its_player(
         request_id, by, session_id, _("Only %(character)s's player can roll this check.")
@@ -463,7 +491,9 @@ def _check_roll_locked(
     if dice is not None:
         faces = tuple(dice)
     else:
-        draw = dice_draw(session=request.session, value=dice_value)
+        draw = dice_draw(
+            session=request.session, value=dice_value, reservation=dice_reservation, by=by
+        )
         faces = tuple(roll_dice(draw.source))
     modifiers = _gm_and_declared(request, declared)
     result = srs.check(
@@ -511,6 +541,7 @@ def gm_roll(
     secret: bool = False,
     dice: Sequence[int] | None = None,
     dice_value: str | None = None,
+    dice_reservation=None,
 ) -> Roll:
     """Roll at once for one of the GM's NPCs, in public or in secret."""
     require_gm(user=by, table_id=session.table_id)
@@ -529,7 +560,13 @@ def gm_roll(
             secret=secret,
         )
         return _check_roll_locked(
-            request.pk, by, [], dice, source=Roll.Source.GM, dice_value=dice_value
+            request.pk,
+            by,
+            [],
+            dice,
+            source=Roll.Source.GM,
+            dice_value=dice_value,
+            dice_reservation=dice_reservation,
         )
 
 
@@ -541,29 +578,43 @@ def command_roll(
     faces: Sequence[int] | None = None,
     character: Character | None = None,
     dice_value: str | None = None,
+    membership: Membership | None = None,
+    voice: Voice | None = None,
+    dice_reservation=None,
 ) -> Roll:
     """Roll a roll-box command (BCDice style); a leading S keeps it to the roller and GM.
-    Rolled as a character its player controls, the card and the dice statistics name it."""
-    require_member(user=by, table_id=session.table_id, message=_(NOT_A_ROLLER))
+    Rolled as a character its player controls, the card and the dice statistics name it.
+    A caller that checked access already hands over `by`'s `membership` of the table, and
+    the character as it read it (`voice`): neither is read again."""
+    if membership is None:
+        require_member(user=by, table_id=session.table_id, message=_(NOT_A_ROLLER))
     if character is not None:
         if not can_roll(by, character):
             raise PermissionDenied(
                 _("Only %(character)s's player can roll as it.") % {"character": character.name}
             )
-        _check_character_in_session(session, character)
+        _check_character_in_session(session, character, voice)
     profile = session.rules_profile
     table_values = {"critical": profile.critical, "fumble": profile.fumble}
     try:
         result = srs.roll_command(text, faces, **table_values) if faces is not None else None
         # Understood before any dice are taken: a command in error uses up no roll key.
-        srs.parse_command(text, **table_values)
+        parsed = srs.parse_command(text, **table_values)
     except srs.CommandError as error:
         raise ValidationError({"text": command_error_message(error)}) from None
     with transaction.atomic():
         draw = None
-        if result is None:
-            draw = dice_draw(session=session, value=dice_value)
+        if result is None and srs.draws_dice(parsed):
+            draw = dice_draw(session=session, value=dice_value, reservation=dice_reservation, by=by)
             result = srs.roll_command_random(text, draw.source, **table_values)
+        elif result is None:
+            result = srs.roll_command_random(text, **table_values)
+        try:
+            # A result too large to keep is refused with its transaction: the key it took
+            # is taken back, unseen.
+            srs.command_result_check(result)
+        except srs.CommandError as error:
+            raise ValidationError({"text": command_error_message(error)}) from None
         command = result.command
         check_result = result.check
         roll = Roll.objects.create(

@@ -8,17 +8,24 @@ after it is committed once half of the current one is used, long before any of i
 
 from __future__ import annotations
 
+import datetime
 from collections import OrderedDict
 from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
-from django.db.models import F
+from django.db.models import Exists, F
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from .. import dice_proof
-from ..models import DiceEpoch, GameSession, Roll
+from ..models import DiceEpoch, DiceReservation, GameSession, Roll
+from .access import require_member
 from .timeline import timeline_append
+
+# How long a reserved key waits for its roll: enough for a slow request, short enough that
+# an abandoned one is published soon (at the session's next reservation or roll).
+RESERVATION_LIFETIME = datetime.timedelta(minutes=2)
 
 # The masters this process used last, so that publishing a roll's proof right after drawing
 # it reads no row again. Server memory only, like the database row it mirrors.
@@ -105,11 +112,109 @@ class Draw:
         }
 
 
-def dice_draw(*, session: GameSession, value: str | None = None) -> Draw:
+def _take_index(session: GameSession) -> tuple[int, int]:
+    """Take the session's next key (epoch, index), committing the next batch ahead; every
+    expired reservation is published as skipped first."""
+    epoch = _open_epoch(session)
+    if epoch.reservations_expired:
+        _skip_expired(session)
+    index = epoch.used
+    DiceEpoch.objects.filter(pk=epoch.pk).update(used=F("used") + 1)
+    if index == epoch.size // 2 and not (
+        DiceEpoch.objects.filter(session=session, number=epoch.number + 1).exists()
+    ):
+        _epoch_commit(session, epoch.number + 1)
+    _remember(epoch)
+    return epoch.number, index
+
+
+def _skip_expired(session: GameSession) -> None:
+    """Publish every expired reservation of the session as skipped, with its key, before
+    any later key is used: nobody can spend a reserved key on another roll unseen."""
+    expired = DiceReservation.objects.filter(
+        session=session, state=DiceReservation.State.OPEN, expires_at__lt=timezone.now()
+    ).order_by("epoch", "index")
+    for reservation in expired.select_related("user"):
+        reservation.state = DiceReservation.State.SKIPPED
+        reservation.save(update_fields=["state"])
+        timeline_append(
+            session=session,
+            kind="dice_skipped",
+            payload={
+                "user": reservation.user.get_username(),
+                "proof": proof_block(
+                    session_id=session.pk,
+                    epoch=reservation.epoch,
+                    index=reservation.index,
+                    value="",
+                    value_source=dice_proof.VALUE_FROM_SERVER,
+                    draws=[],
+                    faces=[],
+                ),
+            },
+        )
+
+
+def dice_reserve(*, session: GameSession, by) -> DiceReservation:
+    """Set the session's next key aside for `by`'s next roll and publish which one, before
+    their browser draws its value (the roll widget asks right before rolling)."""
+    require_member(user=by, table_id=session.table_id)
+    with transaction.atomic():
+        _lock_session(session)
+        epoch, index = _take_index(session)
+        now = timezone.now()
+        reservation = DiceReservation.objects.create(
+            session=session,
+            user=by,
+            epoch=epoch,
+            index=index,
+            created_at=now,
+            expires_at=now + RESERVATION_LIFETIME,
+        )
+        timeline_append(
+            session=session,
+            kind="dice_reserved",
+            actor=by,
+            payload={
+                "user": by.get_username(),
+                "expires_at": reservation.expires_at.isoformat(),
+                "proof": {"epoch": epoch, "index": index},
+            },
+        )
+    return reservation
+
+
+def _reserved_index(session: GameSession, reservation, by) -> tuple[int, int]:
+    """Use `by`'s open reservation `reservation` (an id), or refuse the roll."""
+    try:
+        reservation_id = int(reservation)
+    except (TypeError, ValueError):
+        reservation_id = None
+    found = (
+        DiceReservation.objects.filter(
+            pk=reservation_id,
+            session=session,
+            user_id=getattr(by, "pk", None),
+            state=DiceReservation.State.OPEN,
+            expires_at__gte=timezone.now(),
+        ).first()
+        if reservation_id is not None
+        else None
+    )
+    if found is None:
+        raise ValidationError(_("The dice key set aside for this roll has expired; roll again."))
+    found.state = DiceReservation.State.USED
+    found.save(update_fields=["state"])
+    return found.epoch, found.index
+
+
+def dice_draw(*, session: GameSession, value: str | None = None, reservation=None, by=None) -> Draw:
     """Take the session's next roll key (in the caller's transaction) and return its dice.
 
     `value` is the roller's random value from their browser; without one the server makes
-    one and the roll says so. A malformed value is refused before anything is taken.
+    one and the roll says so. `reservation` is the id of the key `by` reserved before their
+    browser drew that value (dice_reserve): the roll then uses that key. A malformed value
+    or a reservation that is not `by`'s, used or expired is refused.
     """
     try:
         value = dice_proof.clean_value(value)
@@ -121,17 +226,16 @@ def dice_draw(*, session: GameSession, value: str | None = None) -> Draw:
     if value is None:
         value, value_source = dice_proof.new_value(), dice_proof.VALUE_FROM_SERVER
     with transaction.atomic(savepoint=False):
-        epoch = _open_epoch(session)
-        index = epoch.used
-        DiceEpoch.objects.filter(pk=epoch.pk).update(used=F("used") + 1)
-        if index == epoch.size // 2 and not (
-            DiceEpoch.objects.filter(session=session, number=epoch.number + 1).exists()
-        ):
-            _epoch_commit(session, epoch.number + 1)
-    master, _size = _remember(epoch)
-    key = dice_proof.roll_key(master, session.pk, epoch.number, index)
+        _lock_session(session)
+        if reservation not in (None, ""):
+            _skip_expired(session)
+            epoch, index = _reserved_index(session, reservation, by)
+        else:
+            epoch, index = _take_index(session)
+    master, _size = _master(session.pk, epoch)
+    key = dice_proof.roll_key(master, session.pk, epoch, index)
     return Draw(
-        epoch=epoch.number,
+        epoch=epoch,
         index=index,
         value=value,
         value_source=value_source,
@@ -139,16 +243,27 @@ def dice_draw(*, session: GameSession, value: str | None = None) -> Draw:
     )
 
 
-def _open_epoch(session: GameSession) -> DiceEpoch:
+def _lock_session(session: GameSession) -> None:
     # The session's row is the lock every draw takes first: the timeline takes it too (for
     # the sequence number), so a roll and a scene's end, which append before they draw,
     # take their locks in one order and cannot deadlock. SQLite has one writer anyway.
     if connection.features.has_select_for_update:
         GameSession.objects.select_for_update().filter(pk=session.pk).first()
 
+
+def _open_epoch(session: GameSession) -> DiceEpoch:
+    # Whether a reservation waits to be published as skipped is asked in the same query:
+    # a roll with none (nearly every roll) pays nothing for it.
+    expired = DiceReservation.objects.filter(
+        session=session, state=DiceReservation.State.OPEN, expires_at__lt=timezone.now()
+    )
+
     def first_open():
         return (
-            DiceEpoch.objects.filter(session=session, used__lt=F("size")).order_by("number").first()
+            DiceEpoch.objects.filter(session=session, used__lt=F("size"))
+            .annotate(reservations_expired=Exists(expired))
+            .order_by("number")
+            .first()
         )
 
     epoch = first_open()

@@ -41,6 +41,7 @@ from ..selectors.experience import (
 from ..selectors.tables import table_profile
 from .access import is_member, require_gm, require_member
 from .characters import JUDGEMENT_VALUE_RANGE
+from .signals import ledger_changed, send_on_commit
 from .timeline import timeline_append
 
 AMOUNT_MAX = 1000
@@ -178,6 +179,7 @@ def experience_award_session(
             )
         session.experience_confirmed_at = timezone.now()
         session.save(update_fields=["experience_confirmed_at"])
+        send_on_commit(ledger_changed, table_id=session.table_id)
         timeline_append(
             session=session,
             kind="experience_awarded",
@@ -239,6 +241,7 @@ def experience_correct(
             corrects=corrects,
             created_by=by,
         )
+        send_on_commit(ledger_changed, table_id=table.pk)
         if session is not None:
             timeline_append(
                 session=session,
@@ -287,11 +290,14 @@ def _growth_payload(request: GrowthRequest) -> dict:
         "value_name": request.growth.get("value_name", ""),
         "before": int(request.growth.get("before", 0)),
         "after": int(request.growth.get("after", 0)),
+        "request_id": request.pk,
     }
 
 
 def _announce(request: GrowthRequest, kind: str, by) -> None:
-    """Write the step on the timeline of the session whose sheet the growth goes on."""
+    """Tell the table's open experience pages, and write the step on the timeline of the
+    session whose sheet the growth goes on."""
+    send_on_commit(ledger_changed, table_id=request.character.table_id)
     if request.session_id is not None:
         timeline_append(
             session=request.session,

@@ -5,12 +5,15 @@ from __future__ import annotations
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from ..models import Character, CharacterFace
 from .characters import can_edit_character
 from .images import image_delete, image_saved
 
 MAX_FACES = 40
+# A line said in character with a face that is not one of its character's.
+FACE_NOT_OF_CHARACTER = gettext_lazy("Choose one of this character's expressions.")
 LABEL_MAX_LENGTH = 60
 
 
@@ -104,14 +107,3 @@ def faces_replace(*, character: Character, by, stored: list[tuple[str, str]]) ->
         )
         face.full_clean()
         face.save()
-
-
-def face_for_line(*, character: Character, face_id: int | None) -> CharacterFace | None:
-    """The face a line is said with: the chosen one of this character, else its portrait."""
-    faces = CharacterFace.objects.filter(character_id=character.pk)
-    if face_id:
-        face = faces.filter(pk=face_id).first()
-        if face is None:
-            raise ValidationError({"face": _("Choose one of this character's expressions.")})
-        return face
-    return faces.filter(is_portrait=True).first()

@@ -30,6 +30,13 @@ from ..selectors.pictures import pictures_in_use
 
 MAX_BYTES = 5 * 1024 * 1024
 MAX_SIDE = 4096
+# Decoding and re-encoding cost time in proportion to the pixels (about 0.15–0.6 µs each
+# here), and a flat PNG of millions of pixels packs into a few KB: so the pixels are
+# bounded, read from the header before any is decoded. One picture: a 12-megapixel phone
+# photo (4096×3072). One request (an import carrying many pictures): 32 megapixels in all,
+# e.g. a hundred 512×512 faces, a few seconds of work at most.
+MAX_PIXELS = 4096 * 3072
+MAX_REQUEST_PIXELS = 32_000_000
 
 # What is read → how it is kept. A GIF keeps its first frame, as a PNG: one still picture.
 # The formats Pillow may open: no other decoder is ever tried on an upload.
@@ -49,6 +56,26 @@ class CleanImage:
     height: int
 
 
+class PixelBudget:
+    """The pixels one request may still decode, spent picture by picture."""
+
+    def __init__(self, limit: int = MAX_REQUEST_PIXELS):
+        self.limit = limit
+        self.left = limit
+
+    def spend(self, pixels: int) -> None:
+        if pixels > self.left:
+            raise ValidationError(
+                _(
+                    "The pictures hold more than %(limit)d megapixels in all; "
+                    "send fewer or smaller ones."
+                )
+                % {"limit": self.limit // 1_000_000},
+                code="image_pixels_in_all",
+            )
+        self.left -= pixels
+
+
 def _refused() -> ValidationError:
     return ValidationError(
         _("That file is not a picture this app accepts: use a PNG, JPEG, WebP or GIF image."),
@@ -56,8 +83,10 @@ def _refused() -> ValidationError:
     )
 
 
-def image_clean(data: bytes) -> CleanImage:
-    """Check picture bytes and return them re-encoded without metadata, or refuse."""
+def image_clean(data: bytes, budget: PixelBudget | None = None) -> CleanImage:
+    """Check picture bytes and return them re-encoded without metadata, or refuse.
+
+    `budget` is what the request may still decode when it carries several pictures."""
     if len(data) > MAX_BYTES:
         raise ValidationError(
             _("The picture is larger than %(limit)d MB.") % {"limit": MAX_BYTES // (1024 * 1024)},
@@ -78,6 +107,22 @@ def image_clean(data: bytes) -> CleanImage:
                     % {"width": width, "height": height, "side": MAX_SIDE},
                     code="image_pixels",
                 )
+            if width * height > MAX_PIXELS:
+                raise ValidationError(
+                    _(
+                        "The picture is %(width)d×%(height)d pixels, %(megapixels)s megapixels; "
+                        "at most %(limit)s megapixels."
+                    )
+                    % {
+                        "width": width,
+                        "height": height,
+                        "megapixels": f"{width * height / 1_000_000:.1f}",
+                        "limit": f"{MAX_PIXELS / 1_000_000:.1f}",
+                    },
+                    code="image_pixels",
+                )
+            if budget is not None:
+                budget.spend(width * height)
             kept = _KEPT[picture.format]
             picture.seek(0)
             picture.load()
@@ -166,7 +211,7 @@ def image_to_text(name: str) -> dict | None:
     return {"format": name.rsplit(".", 1)[-1], "base64": base64.b64encode(data).decode("ascii")}
 
 
-def image_from_text(value, where: str) -> CleanImage:
+def image_from_text(value, where: str, budget: PixelBudget | None = None) -> CleanImage:
     """A picture read from JSON, checked and re-encoded the same way as an upload (once:
     `image_saved` stores the result as it is)."""
     if not isinstance(value, dict) or not isinstance(value.get("base64"), str):
@@ -183,10 +228,10 @@ def image_from_text(value, where: str) -> CleanImage:
         raise ValidationError(
             _("%(where)s has a picture that is not valid base64.") % {"where": where}
         ) from None
-    return image_clean(data)
+    return image_clean(data, budget)
 
 
-PICTURE_FOLDERS = ("faces", "backgrounds", "handouts")
+PICTURE_FOLDERS = ("faces", "backgrounds", "handouts", "cutins")
 
 
 def pictures_prune(*, older_than: datetime.timedelta = datetime.timedelta(hours=1)) -> list[str]:

@@ -17,7 +17,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from .. import dice_proof
+from .. import dice_proof, srs
 from ..kinds.registry import PayloadError, kind_find, payload_check
 from ..log_export import FORMAT, FORMAT_VERSION
 from ..models import (
@@ -31,7 +31,7 @@ from ..models import (
     TimelineEvent,
 )
 from .access import require_not_guest
-from .images import image_from_text, image_saved
+from .images import PixelBudget, image_from_text, image_saved
 
 # Room for the pictures of the lines (faces), base64 inside the JSON.
 MAX_BYTES = 25 * 1024 * 1024
@@ -39,6 +39,9 @@ MAX_BYTES = 25 * 1024 * 1024
 MAX_PICTURES = 100
 _PICTURE_KEY = re.compile(r"^face:[1-9][0-9]{0,9}$")
 MAX_EVENTS = 50_000
+# The dice one import recomputes, in all (about 3 µs each): twenty of the roll box's
+# largest commands (10,000 dice each), where a real session rolls a few thousand.
+MAX_DICE = 200_000
 MAX_PEOPLE = 1000
 MAX_NAMES = 100
 
@@ -69,7 +72,7 @@ _username = UnicodeUsernameValidator()
 
 
 # The database's sequence and id columns are 32-bit on every backend's smallest type.
-MAX_SEQ = 2**31 - 1
+MAX_SEQ = srs.MAX_NUMBER
 
 
 def _refuse(message: str, **values) -> ValidationError:
@@ -277,7 +280,7 @@ def _clean_events(value, *, complete: bool) -> list[dict]:
                     kind=kind,
                     error=str(error)[:200],
                 ) from None
-            _numbers_in_range(payload, where)
+            _numbers_in_range(_without_proven_numbers(payload), where)
             face_id = payload.get("face_id")
             if face_id is not None and not 0 < face_id < 2**31:
                 # A line's face is drawn through a link by its id: none can be zero or less.
@@ -301,27 +304,25 @@ def _clean_events(value, *, complete: bool) -> list[dict]:
     return events
 
 
+def _without_proven_numbers(payload: dict) -> dict:
+    """The payload less a proof's draws and faces: a match's seed is a die of 2**62 sides,
+    and these numbers are bounded by the dice check instead (dice_proof.check_draws)."""
+    proof = payload.get("proof")
+    if not isinstance(proof, dict) or "key" not in proof:
+        return payload
+    kept = {key: value for key, value in proof.items() if key not in ("draws", "faces")}
+    return {**payload, "proof": kept}
+
+
 def _numbers_in_range(value, where: str) -> None:
     """Refuse a whole number no database column could hold (ids, totals, dice)."""
-    if isinstance(value, bool):
-        return
-    if isinstance(value, int) and abs(value) > MAX_SEQ:
+    found = srs.number_out_of_range(value, MAX_SEQ)
+    if found is not None:
         raise _refuse(
             _("%(where)s holds a number out of range: %(value)s."),
             where=where,
-            value=str(value)[:30],
+            value=str(found)[:30],
         )
-    if isinstance(value, float) and not (abs(value) < 1e15):
-        raise _refuse(
-            _("%(where)s holds a number out of range: %(value)s."),
-            where=where,
-            value=str(value)[:30],
-        )
-    if isinstance(value, dict):
-        value = value.values()
-    if isinstance(value, list | tuple) or hasattr(value, "__iter__") and not isinstance(value, str):
-        for item in value:
-            _numbers_in_range(item, where)
 
 
 def log_clean(data) -> dict:
@@ -362,12 +363,13 @@ def _clean_pictures(value) -> dict[str, bytes]:
     if len(pictures) > MAX_PICTURES:
         raise _refuse(_("The file has more than %(limit)d pictures."), limit=MAX_PICTURES)
     cleaned = {}
+    budget = PixelBudget()
     for key, picture in pictures.items():
         if not _PICTURE_KEY.match(key):
             raise _refuse(_("The pictures name %(key)s, which is not face:<number>."), key=key[:40])
         where = _("Picture %(key)s") % {"key": key}
         try:
-            cleaned[key] = image_from_text(picture, where)
+            cleaned[key] = image_from_text(picture, where, budget)
         except ValidationError as error:
             raise _refuse(
                 _("%(where)s is refused: %(reason)s"), where=where, reason=" ".join(error.messages)
@@ -378,7 +380,7 @@ def _clean_pictures(value) -> dict[str, bytes]:
 def _proof_of(proof: dict, commit: dict) -> dice_proof.RollProof:
     """Read a published proof and its epoch's commitment; KeyError/TypeError/ValueError if
     either is malformed."""
-    draws = tuple((int(count), int(sides)) for count, sides in proof["draws"])
+    draws = tuple(tuple(draw) for draw in proof["draws"])
     if any(isinstance(face, bool) or not isinstance(face, int) for face in proof["faces"]):
         raise TypeError("faces are whole numbers")
     return dice_proof.RollProof(
@@ -396,24 +398,49 @@ def _proof_of(proof: dict, commit: dict) -> dice_proof.RollProof:
 
 def _dice_checked(events: list[dict]) -> list[dict]:
     """Refuse a log whose published dice do not follow from their commitments: every proof
-    (a roll's key and Merkle path) must climb to the root committed before it, and give the
-    faces its event shows."""
+    (a roll's key and Merkle path) must climb to the root committed before it and give the
+    faces its event shows, and the keys of each batch must be used in order, without a gap
+    and once each (dice_proof.KeyLedger). The dice of one import are bounded in all, so a
+    forged file cannot keep the server busy."""
     commitments: dict[int, dict] = {}
+    ledger = dice_proof.KeyLedger()
+    dice_left = MAX_DICE
     for number, event in enumerate(events, start=1):
         payload = event["payload"]
-        if event["kind"] == "dice_committed":
-            commitments.setdefault(payload.get("epoch"), payload)
-            continue
-        proof = payload.get("proof")
-        if not isinstance(proof, dict) or "key" not in proof:
-            continue
-        commit = commitments.get(proof.get("epoch"))
         try:
-            if commit is None:
-                raise dice_proof.ProofError("no commitment for its batch comes before it")
-            faces = dice_proof.verify(_proof_of(proof, commit), bytes.fromhex(commit["root"]))
-            if "faces" in payload and payload["faces"] != faces:
-                raise dice_proof.ProofError(f"the card shows {payload['faces']}, not {faces}")
+            if event["kind"] == "dice_committed":
+                commit = commitments.setdefault(payload.get("epoch"), payload)
+                ledger.committed(commit["epoch"], int(commit["size"]))
+                continue
+            proof = payload.get("proof")
+            if not isinstance(proof, dict):
+                continue
+            if "key" in proof:
+                commit = commitments.get(proof.get("epoch"))
+                if commit is None:
+                    raise dice_proof.ProofError("no commitment for its batch comes before it")
+                checked = _proof_of(proof, commit)
+                dice_left -= dice_proof.check_draws(checked.draws, checked.faces)
+                if dice_left < 0:
+                    raise _refuse(
+                        _("The file's dice are more than %(limit)d in all: too many to check."),
+                        limit=MAX_DICE,
+                    )
+                faces = dice_proof.verify(checked, bytes.fromhex(commit["root"]))
+                if "faces" in payload and payload["faces"] != faces:
+                    raise dice_proof.ProofError(f"the card shows {payload['faces']}, not {faces}")
+            if event["kind"] == "dice_reserved":
+                expires = datetime.datetime.fromisoformat(payload["expires_at"])
+                ledger.reserved(proof.get("epoch"), proof.get("index"), expires)
+            else:
+                ledger.used(
+                    proof.get("epoch"),
+                    proof.get("index"),
+                    dice_proof.roll_identity(event["kind"], event["seq"], payload),
+                )
+            if event["kind"] != "dice_skipped":
+                # Skips are published together just before the roll that finds them due.
+                ledger.overdue(event["created_at"])
         except (KeyError, TypeError, ValueError) as error:
             raise _refuse(
                 _("Event %(number)d's dice do not verify: %(reason)s."),
@@ -421,6 +448,20 @@ def _dice_checked(events: list[dict]) -> list[dict]:
                 reason=str(error)[:200],
             ) from None
     return events
+
+
+def _owners_forgotten(value):
+    """The payload with every `owner_id` emptied: it named an account of the server that
+    wrote the log, perhaps another person's here, so a hidden resource's numbers stay the
+    GM's alone."""
+    if isinstance(value, dict):
+        return {
+            key: None if key == "owner_id" else _owners_forgotten(item)
+            for key, item in value.items()
+        }
+    if isinstance(value, list):
+        return [_owners_forgotten(item) for item in value]
+    return value
 
 
 def log_import(*, data, by) -> GameSession:
@@ -467,7 +508,7 @@ def log_import(*, data, by) -> GameSession:
                     session=session,
                     seq=event["seq"],
                     kind=event["kind"],
-                    payload=event["payload"],
+                    payload=_owners_forgotten(event["payload"]),
                     visibility=event["visibility"],
                     created_at=event["created_at"],
                 )

@@ -10,8 +10,9 @@ from django.utils.translation import gettext as _
 
 from .. import srs
 from ..judgement import name_variants
-from ..models import Character, GameSession, Roll, TimelineEvent
+from ..models import Character, GameSession, Membership, Roll, TimelineEvent
 from ..palette import PaletteError, palette_resolve, resource_command_parse
+from ..selectors.scenes import Voice
 from .chat import chat_post
 from .checks import command_roll
 from .resources import resource_command
@@ -75,9 +76,13 @@ def box_send(
     character: Character | None = None,
     faces=None,
     dice_value: str | None = None,
+    membership: Membership | None = None,
+    voice: Voice | None = None,
+    dice_reservation=None,
 ) -> Roll | TimelineEvent:
     """The roll box: a roll command or a resource command, as a character or as the user.
-    `dice_value` is the roller's random value from their browser (see services/dice.py)."""
+    `dice_value` is the roller's random value from their browser (see services/dice.py);
+    `membership` and `voice` are what the caller read already (see chat_post)."""
     character = _controlled(session, by, character)
     text = _resolved((text or "").strip(), character)
     if resource_command_parse(text) is not None:
@@ -86,6 +91,8 @@ def box_send(
             by=by,
             character=_resource_character(session, by, character),
             text=text,
+            dice_value=dice_value,
+            dice_reservation=dice_reservation,
         )
     return command_roll(
         session=session,
@@ -94,6 +101,9 @@ def box_send(
         faces=faces,
         character=character,
         dice_value=dice_value,
+        membership=membership,
+        voice=voice,
+        dice_reservation=dice_reservation,
     )
 
 
@@ -108,8 +118,11 @@ def chat_send(
     to=None,
     face_id: int | None = None,
     channel: str = "main",
+    membership: Membership | None = None,
+    voice: Voice | None = None,
 ) -> TimelineEvent:
-    """The chat: a line as before, or a resource command typed there (`:HP-3`)."""
+    """The chat: a line as before, or a resource command typed there (`:HP-3`);
+    `membership` and `voice` are what the caller read already (see chat_post)."""
     if resource_command_parse(text) is not None and not gm_only and mode in ("ooc", "ic"):
         character = _controlled(session, by, character)
         return resource_command(
@@ -130,6 +143,8 @@ def chat_send(
         to=to,
         face_id=face_id,
         channel=channel,
+        membership=membership,
+        voice=voice,
     )
 
 
@@ -148,10 +163,16 @@ def _parses_as_command(text: str) -> bool:
 
 
 def palette_send(
-    *, session: GameSession, by, character: Character, text: str
+    *,
+    session: GameSession,
+    by,
+    character: Character,
+    text: str,
+    membership: Membership | None = None,
 ) -> Roll | TimelineEvent:
     """Send a palette line straight to the room: a resource command, a roll, or else the
-    character's words, as Ccfolia sends a palette line to its chat."""
+    character's words, as Ccfolia sends a palette line to its chat. `membership`: `by`'s
+    at the session's table, when the caller checked access already."""
     character = _controlled(session, by, character)
     if character is None:
         raise ValidationError({"character": _("Choose the character whose palette it is.")})
@@ -161,5 +182,14 @@ def palette_send(
     if resolved.startswith((":", "：")):
         return resource_command(session=session, by=by, character=character, text=resolved)
     if _LOOKS_LIKE_DICE.match(resolved) or _parses_as_command(resolved):
-        return command_roll(session=session, by=by, text=resolved, character=character)
-    return chat_post(session=session, by=by, text=resolved, mode="ic", character=character)
+        return command_roll(
+            session=session, by=by, text=resolved, character=character, membership=membership
+        )
+    return chat_post(
+        session=session,
+        by=by,
+        text=resolved,
+        mode="ic",
+        character=character,
+        membership=membership,
+    )

@@ -12,6 +12,8 @@ from ..models import Character, GameSession, Phase, TimelineEvent
 from ..palette import resource_apply, resource_command_parse
 from ..selectors.tables import membership_get
 from .access import is_gm
+from .checks import twin_append
+from .dice import dice_draw, draw_proof
 from .timeline import timeline_append
 
 RESOURCE_LIMIT = 9999
@@ -35,9 +37,14 @@ def resource_change(
     op: str,
     amount: str,
     rng=None,
+    dice_value: str | None = None,
+    dice_reservation=None,
 ) -> TimelineEvent:
     """Add to, take from or set a resource's current value, as a timeline event that those
-    who may see the resource see; a hidden resource is its player's and the GM's only."""
+    who may see the resource see; a hidden resource is its player's and the GM's only.
+
+    A rolled amount (`:MP+1D6`) draws its dice from the session's committed keys like any
+    roll, with the roller's browser value if one came (services/dice.py)."""
     membership = membership_get(user=by, table_id=session.table_id)
     if membership is None:
         raise PermissionDenied(_("Only members of this table can do that."))
@@ -51,6 +58,7 @@ def resource_change(
     if op not in ("+", "-", "="):
         raise ValidationError({"text": _("Write + , - or = after the resource's name.")})
     amount_text = (amount or "").strip().upper()
+    parsed = None
     if op == "=" and amount_text.isdecimal():
         # A set is a number the player reads off their sheet, up to a resource's limit.
         number = int(amount_text)
@@ -69,9 +77,16 @@ def resource_change(
                     % {"amount": amount_text or "—"}
                 }
             ) from None
-        rolled, faces = srs.amount_roll(parsed, rng)
         amount_text = parsed.text
     with transaction.atomic():
+        draw = None
+        if parsed is not None:
+            if rng is None and parsed.command is not None:
+                draw = dice_draw(
+                    session=session, value=dice_value, reservation=dice_reservation, by=by
+                )
+                rng = draw.source
+            rolled, faces = srs.amount_roll(parsed, rng)
         locked = Character.objects.select_for_update().get(pk=character.pk)
         if (
             locked.kind == Character.Kind.PC
@@ -110,11 +125,13 @@ def resource_change(
             "after": after,
             "max": maximum,
         }
+        if draw is not None:
+            payload["proof"] = draw_proof(session, draw, faces)
         if resource_visible_to_all(values):
             return timeline_append(
                 session=session, kind="resource_changed", actor=by, payload=payload
             )
-        return timeline_append(
+        event = timeline_append(
             session=session,
             kind="resource_changed",
             actor=by,
@@ -122,10 +139,36 @@ def resource_change(
             visibility=TimelineEvent.Visibility.USERS,
             audience=[locked.owner],
         )
+        if draw is not None:
+            _publish_hidden_roll(session, by, locked, event, draw)
+        return event
+
+
+def _publish_hidden_roll(session, by, character: Character, event, draw) -> None:
+    """Tell the other players which key a hidden resource's roll used, without its faces,
+    so that every key of the batch is accounted for in their view too."""
+    twin_append(
+        session,
+        by,
+        "hidden_roll",
+        {
+            "character": character.name,
+            "shows_seq": event.seq,
+            "proof": {"epoch": draw.epoch, "index": draw.index},
+        },
+        exclude=[character.owner],
+    )
 
 
 def resource_command(
-    *, session: GameSession, by, character: Character | None, text: str, rng=None
+    *,
+    session: GameSession,
+    by,
+    character: Character | None,
+    text: str,
+    rng=None,
+    dice_value: str | None = None,
+    dice_reservation=None,
 ) -> TimelineEvent:
     """Run a typed resource command (`:HP-3`, `:MP+1D6`, `:HP=10`) for a character."""
     command = resource_command_parse(text)
@@ -146,4 +189,6 @@ def resource_command(
         op=command.op,
         amount=command.amount,
         rng=rng,
+        dice_value=dice_value,
+        dice_reservation=dice_reservation,
     )

@@ -95,8 +95,9 @@ def scene_start(
     scene_request: SceneRequest | None = None,
 ) -> Scene:
     """Start a scene in the current phase: a scene player (who appears at once) or a master
-    scene, with its place and purpose; from a planned scene or a player's scene request,
-    its fields fill the gaps (a request that names nobody makes a master scene)."""
+    scene, with its place and purpose (both required); from a planned scene or a player's
+    scene request, its fields fill the gaps (a request that names nobody makes a master
+    scene)."""
     require_gm(user=by, table_id=session.table_id)
     if session.phase not in MAIN_PLAY_PHASES:
         raise ValidationError(_("Scenes are played in main play: start main play first."))
@@ -146,6 +147,19 @@ def scene_start(
         _clean_text("place", place),
         _clean_text("purpose", purpose),
     )
+    # Seed 003: the GM opens a scene by saying where it is and what it is for, since that is
+    # what the players decide on whether to enter.
+    missing = {}
+    if not place:
+        missing["place"] = _(
+            "Say where the scene takes place: the players decide from it whether to enter."
+        )
+    if not purpose:
+        missing["purpose"] = _(
+            "Say what the scene is for: the players decide from it whether to enter."
+        )
+    if missing:
+        raise ValidationError(missing)
     profile = session.rules_profile
     try:
         with transaction.atomic():
@@ -342,6 +356,14 @@ def scene_end(*, session: GameSession, by, backstage_notes: str = "", rng=None) 
     return scene
 
 
+def _hidden_numbers(character: Character, values: dict) -> dict:
+    """Mark numbers moved on a hidden resource with the one player (besides the GM) who may
+    read them; the timeline renders them for nobody else."""
+    if not values.get("hidden"):
+        return {}
+    return {"hidden": True, "owner_id": character.owner_id}
+
+
 def _after_scene(session: GameSession, scene: Scene, appeared: set[int], by, rng=None) -> None:
     """Apply the profile's processing for PCs who did not appear (e.g. recover HP)."""
     profile = session.rules_profile
@@ -381,6 +403,7 @@ def _after_scene(session: GameSession, scene: Scene, appeared: set[int], by, rng
                 "rolled": gained,
                 "before": before,
                 "after": after,
+                **_hidden_numbers(character, values),
             }
         )
     if rows:
@@ -685,6 +708,7 @@ def _entry_cost_pay(request: StageRequest, by, rng) -> bool:
         "faces": list(faces),
         "rolled": cost,
         "before": before,
+        **_hidden_numbers(character, values),
     }
     if draw is not None:
         payload["proof"] = draw_proof(scene.session, draw, faces)

@@ -14,17 +14,11 @@ from django.utils.translation import gettext as _
 from ..models import SpectatorPresence, Table
 from ..models.tables import _new_invite_token
 from .access import require_gm
-from .timeline import broadcast
-
-
-def spectators_group(*, table_id: int) -> str:
-    """The channel group of every open spectator socket of one table."""
-    return f"watch.{table_id}"
+from .signals import send_on_commit, spectating_closed
 
 
 def _close_spectators(table: Table) -> None:
-    group = spectators_group(table_id=table.pk)
-    transaction.on_commit(lambda: broadcast(group, {"type": "watch.closed"}))
+    send_on_commit(spectating_closed, table_id=table.pk)
 
 
 def spectators_allow(*, table: Table, by, allowed: bool) -> Table:

@@ -13,26 +13,33 @@ from ..models import (
     Character,
     CheckRequest,
     GameSession,
+    Membership,
     Scene,
     StageRequest,
 )
-from ..selectors.scenes import on_stage_ids, running_scene
+from ..selectors.scenes import Voice, on_stage_ids, running_scene
 from ..selectors.tables import membership_get
 from .access import is_gm
 from .timeline import timeline_append
 
 
-def stage_require(session: GameSession, character: Character) -> None:
+def stage_require(session: GameSession, character: Character, *, voice: Voice | None = None):
     """Refuse a character who is not on stage while main play runs (a character off stage
-    can do nothing in the scene). Outside main play there is no stage to be on."""
+    can do nothing in the scene). Outside main play there is no stage to be on. `voice`:
+    the character as the action already read it (selectors.scenes.voice_get)."""
     if session.phase not in MAIN_PLAY_PHASES:
         return
-    scene = running_scene(session_id=session.pk)
-    if scene is None:
+    if voice is None:
+        scene = running_scene(session_id=session.pk)
+        scene_running = scene is not None
+        on_stage = scene_running and character.pk in on_stage_ids(scene=scene)
+    else:
+        scene_running, on_stage = voice.scene_running, voice.on_stage
+    if not scene_running:
         raise ValidationError(
             {"character": _("No scene is running: start a scene before anyone acts.")}
         )
-    if character.pk not in on_stage_ids(scene=scene):
+    if not on_stage:
         raise ValidationError(
             {"character": _("%(name)s is not on stage in this scene.") % {"name": character.name}}
         )
@@ -86,9 +93,19 @@ def entry_check_resolved(check: CheckRequest, result: srs.CheckResult, by) -> No
         appear(request.scene, request.character, Appearance.Way.ENTRY, by)
 
 
-def speaker_check(session: GameSession, by, character: Character) -> None:
-    """Only a character on stage speaks in character, and only its player (or the GM for NPCs)."""
-    by_gm = is_gm(membership_get(user=by, table_id=session.table_id))
+def speaker_check(
+    session: GameSession,
+    by,
+    character: Character,
+    *,
+    membership: Membership | None = None,
+    voice: Voice | None = None,
+) -> None:
+    """Only a character on stage speaks in character, and only its player (or the GM for NPCs).
+    `membership`: `by`'s at the session's table, when the caller has it already."""
+    if membership is None:
+        membership = membership_get(user=by, table_id=session.table_id)
+    by_gm = is_gm(membership)
     if character.owner_id != by.pk and not (by_gm and character.kind == Character.Kind.NPC):
         raise PermissionDenied(_("You can only speak as your own characters."))
-    stage_require(session, character)
+    stage_require(session, character, voice=voice)

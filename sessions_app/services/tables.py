@@ -12,10 +12,11 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ..models import GameSession, Invite, Membership, RulesProfile, Table
+from ..models import GameSession, Invite, Membership, RulesProfile, Table, TableBar
 from .access import guest_table_id, is_gm, require_gm, require_member, require_not_guest
 from .dice import dice_commit_ahead
-from .timeline import broadcast, timeline_append
+from .signals import membership_ended, send_on_commit
+from .timeline import timeline_append
 
 User = get_user_model()
 
@@ -69,22 +70,18 @@ def invite_withdraw(*, invite: Invite, by) -> Invite:
     return invite
 
 
-def member_group(*, table_id: int, user_id: int) -> str:
-    """The channel group of one member's open sockets at one table."""
-    return f"member.{table_id}.{user_id}"
-
-
 def _member_end(membership: Membership) -> None:
     """End a membership; once that commits, the person's open sockets at the table close."""
-    group = member_group(table_id=membership.table_id, user_id=membership.user_id)
+    table_id, user_id = membership.table_id, membership.user_id
     membership.delete()
-    transaction.on_commit(lambda: broadcast(group, {"type": "member.removed"}))
+    send_on_commit(membership_ended, table_id=table_id, user_id=user_id)
 
 
 def member_remove(*, table: Table, by, user) -> None:
     """The GM removes a player from the table: nobody is to be harmed with the game, and a
     table is to stay one where everyone enjoys it. The player's sheets stay with the table's
-    record; they see nothing more of it."""
+    record; they see nothing more of it, and no invite of the table lets them back in until
+    the GM lifts the bar."""
     require_gm(user=by, table_id=table.pk, message=_("Only the table's GM can remove members."))
     with transaction.atomic():
         membership = (
@@ -94,7 +91,16 @@ def member_remove(*, table: Table, by, user) -> None:
             raise ValidationError(_("That person is not a member of this table."))
         if is_gm(membership):
             raise ValidationError(_("The GM cannot be removed from their own table."))
+        TableBar.objects.get_or_create(table=table, user_id=user.pk, defaults={"barred_by": by})
         _member_end(membership)
+
+
+def member_bar_lift(*, table: Table, by, user) -> None:
+    """The GM lets a removed person join again through the table's invites."""
+    require_gm(
+        user=by, table_id=table.pk, message=_("Only the table's GM can let someone join again.")
+    )
+    TableBar.objects.filter(table=table, user_id=user.pk).delete()
 
 
 def table_leave(*, table: Table, by) -> None:
@@ -126,6 +132,11 @@ def invite_accept(*, token: str, user) -> Membership:
         if guest_table is not None and guest_table != invite.table_id:
             raise PermissionDenied(
                 _("A guest account plays at its own table only. Set a password first.")
+            )
+        barred = TableBar.objects.filter(table_id=invite.table_id, user_id=user.pk).exists()
+        if barred and not Membership.objects.filter(table_id=invite.table_id, user=user).exists():
+            raise PermissionDenied(
+                _("The GM removed you from this table: only they can let you join again.")
             )
         membership, _created = Membership.objects.get_or_create(
             table=invite.table, user=user, defaults={"role": Membership.Role.PLAYER}

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-import ipaddress
-
 from django.core.exceptions import ValidationError
+
+from config.client_address import client_ip
+
+__all__ = ["apply_errors", "client_ip", "partial_template"]
 
 
 def partial_template(request, template: str, partial: str) -> str:
@@ -22,17 +24,3 @@ def apply_errors(form, error: ValidationError) -> None:
     else:
         for item in error.messages:
             form.add_error(None, item)
-
-
-def client_ip(request) -> str:
-    """The browser's address: behind the loopback proxy (nginx), the last hop it added."""
-    address = request.META.get("REMOTE_ADDR", "")
-    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
-    try:
-        behind_proxy = ipaddress.ip_address(address).is_loopback
-    except ValueError:
-        behind_proxy = False
-    if behind_proxy and forwarded:
-        # nginx appends the address it saw; anything before it came from the client.
-        return forwarded.split(",")[-1].strip()
-    return address

@@ -3,12 +3,23 @@
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, JsonResponse
 from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_POST
 
+from ..kinds.registry import payload_for
 from ..selectors.timeline import visible_events
-from ..services.access import is_gm, member_session_or_404
+from ..services.access import is_gm
+from ..services.dice import dice_reserve
+from .access import member_session_or_404
+
+
+def _who_rolled(payload: dict) -> str:
+    # A check or a roll-box roll names its character or roller; a match, its two seats; a
+    # scene's gains, nobody in particular.
+    names = payload.get("names") or []
+    return payload.get("character") or payload.get("roller") or " – ".join(names)
 
 
 def _faces_text(faces) -> list[str]:
@@ -27,6 +38,11 @@ def dice_verify(request, session_id: int, seq: int):
     session, membership = member_session_or_404(user=request.user, session_id=session_id)
     events = visible_events(session_id=session.pk, user=request.user, is_gm=is_gm(membership))
     event = events.filter(seq=seq).first()
+    if event is not None:
+        # A hidden resource's roll shows its key to its owner and the GM alone.
+        event.payload = payload_for(
+            event.kind, event.payload, reader_id=request.user.pk, reader_is_gm=is_gm(membership)
+        )
     proof = (event.payload.get("proof") if event is not None else None) or {}
     if "key" not in proof:
         raise Http404
@@ -57,6 +73,7 @@ def dice_verify(request, session_id: int, seq: int):
             "session": session,
             "event": event,
             "p": event.payload,
+            "who": _who_rolled(event.payload),
             "proof": proof,
             "commit": commit,
             "committed_first": commit.seq < event.seq,
@@ -64,4 +81,21 @@ def dice_verify(request, session_id: int, seq: int):
             "dice_data": data,
             "verifier_url": "verify/verify_dice.py",
         },
+    )
+
+
+@login_required
+@require_POST
+def dice_key_reserve(request, session_id: int):
+    """Set the session's next roll key aside for this user's next roll; the roll widget asks
+    right before its browser draws the roll's value (static/js/dice-value.js)."""
+    session, _membership = member_session_or_404(user=request.user, session_id=session_id)
+    try:
+        reservation = dice_reserve(session=session, by=request.user)
+    except (PermissionDenied, ValidationError) as refusal:
+        return JsonResponse(
+            {"error": " ".join(getattr(refusal, "messages", [str(refusal)]))}, status=400
+        )
+    return JsonResponse(
+        {"reservation": reservation.pk, "epoch": reservation.epoch, "index": reservation.index}
     )

@@ -14,23 +14,11 @@ from django.views.decorators.http import require_http_methods, require_POST
 from sessions_app.selectors import experience as experience_selectors
 from sessions_app.selectors.experience import (
     award_recipients,
-    balance_of,
-    experience_balances,
-    growth_requests_of,
-    growth_requests_to_decide,
-    ledger_for,
-    pending_cost,
-    sheet_sessions,
     table_game,
 )
-from sessions_app.selectors.tables import table_characters, table_members, table_profile
+from sessions_app.selectors.timeline import session_last_seq
 from sessions_app.services import experience as experience_services
-from sessions_app.services.access import (
-    is_gm,
-    is_member,
-    member_session_or_404,
-    member_table_or_404,
-)
+from sessions_app.services.access import is_gm, is_member
 from sessions_app.services.experience import (
     CLEANUP_ITEMS,
     experience_award_session,
@@ -41,37 +29,16 @@ from sessions_app.services.experience import (
     session_close,
 )
 
-from ..charts import line_chart_svg
-from ..forms import AwardForm, CleanupForm, CorrectionForm, GrowthForm
-from ..models import Character, ExperienceEntry, GrowthRequest, Membership, Phase, Table
+from ..forms import AwardForm, CleanupForm, CorrectionForm
+from ..models import ExperienceEntry, GrowthRequest, Membership, Phase, Table
+from ..presenters.afterplay import afterplay_context, growth_form_for, ledger_context
+from .access import member_session_or_404, member_table_or_404
 from .common import apply_errors
 
 
 def _refused(request, error) -> None:
     for message in getattr(error, "messages", None) or [str(error)]:
         messages.error(request, message)
-
-
-def _afterplay_context(request, session, membership, *, award_form=None, cleanup_form=None):
-    viewer_is_gm = is_gm(membership)
-    context = {
-        "session": session,
-        "viewer_is_gm": viewer_is_gm,
-        "confirmed": session.experience_confirmed_at is not None,
-        "closed": session.phase == Phase.CLOSED,
-        "sheet": experience_selectors.session_sheet(session=session),
-    }
-    if viewer_is_gm and session.phase == Phase.AFTER_PLAY:
-        if session.experience_confirmed_at is None:
-            context["award_form"] = award_form or AwardForm(
-                people=award_recipients(session=session),
-                lines=session.rules_profile.experience_lines or [],
-            )
-        else:
-            context["cleanup_form"] = cleanup_form or CleanupForm(
-                items=CLEANUP_ITEMS, initial=session.cleanup or {}
-            )
-    return context
 
 
 @login_required
@@ -101,7 +68,10 @@ def afterplay(request, session_id: int):
     return render(
         request,
         "sessions_app/afterplay.html",
-        _afterplay_context(request, session, membership, award_form=form),
+        {
+            **afterplay_context(session, request.user, is_gm(membership), award_form=form),
+            "last_seq": session_last_seq(session_id=session.pk),
+        },
         status=400 if form is not None and form.errors else 200,
     )
 
@@ -157,24 +127,13 @@ def session_sheet_sign(request, session_id: int):
     return redirect("session_sheet", session_id=session.pk)
 
 
-def _growth_form(request, table, data=None):
-    return GrowthForm(
-        data,
-        characters=table_characters(table=table, kind=Character.Kind.PC).filter(owner=request.user),
-        profile=table_profile(table=table),
-        sessions=sheet_sessions(table=table),
-    )
-
-
 @login_required
 @require_http_methods(["GET", "POST"])
 def experience_ledger(request, table_id: int):
     """My experience in this table's game: balance, every entry at any table, the growth
     form, my growth waiting for the GM, and for the GM the growth to confirm."""
     table, membership = member_table_or_404(user=request.user, table_id=table_id)
-    form = _growth_form(request, table, request.POST if request.method == "POST" else None)
-    profile = table_profile(table=table)
-    game = table_game(table=table)
+    form = growth_form_for(table, request.user, request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -199,23 +158,10 @@ def experience_ledger(request, table_id: int):
                 text % {"name": asked.character.name, "growth": asked.reason, "cost": asked.cost},
             )
             return redirect("experience_ledger", table_id=table.pk)
-    viewer_is_gm = is_gm(membership)
     return render(
         request,
         "sessions_app/experience_ledger.html",
-        {
-            "table": table,
-            "viewer_is_gm": viewer_is_gm,
-            "entries": ledger_for(user=request.user, game=game),
-            "balance": balance_of(game=game, user=request.user),
-            "waiting": pending_cost(game=game, user=request.user),
-            "profile": profile,
-            "growth_form": form,
-            "my_requests": growth_requests_of(table=table, user=request.user),
-            "to_decide": growth_requests_to_decide(table=table) if viewer_is_gm else [],
-            "members": table_members(table=table) if viewer_is_gm else [],
-            "balance_chart": _balance_chart(table),
-        },
+        ledger_context(table, request.user, is_gm(membership), growth_form=form),
         status=400 if form.errors else 200,
     )
 
@@ -232,24 +178,35 @@ def growth_decide(request, table_id: int, request_id: int):
         pk=request_id,
         character__table=table,
     )
+    names = {"name": asked.character.name, "growth": asked.reason}
     try:
         if request.POST.get("action") == "confirm":
             growth_confirm(request=asked, by=request.user)
-            messages.success(
-                request,
-                _("%(name)s: %(growth)s is confirmed.")
-                % {"name": asked.character.name, "growth": asked.reason},
-            )
+            answer = _("%(name)s: %(growth)s is confirmed.") % names
         else:
             growth_decline(request=asked, by=request.user)
-            messages.success(
-                request,
-                _("%(name)s: %(growth)s is declined.")
-                % {"name": asked.character.name, "growth": asked.reason},
-            )
+            answer = _("%(name)s: %(growth)s is declined.") % names
     except ValidationError as error:
+        if request.htmx:
+            # The GM's inbox in the room: the answer goes under it, the item stays.
+            return _inbox_status(request, " ".join(error.messages), error=True)
         _refused(request, error)
+    else:
+        if request.htmx:
+            return _inbox_status(request, answer)
+        messages.success(request, answer)
     return redirect("experience_ledger", table_id=table.pk)
+
+
+def _inbox_status(request, message: str, *, error: bool = False):
+    response = render(
+        request,
+        "sessions_app/session_room.html#inbox-status",
+        {"inbox_status": message, "inbox_status_error": error},
+        status=200,
+    )
+    response["X-Action-Ok"] = "0" if error else "1"
+    return response
 
 
 def _record_person(request, table: Table, membership: Membership, user_id: int):
@@ -321,16 +278,3 @@ def experience_correct(request, table_id: int, user_id: int):
             messages.success(request, _("The correction was added."))
             return redirect("record_sheet", table_id=table.pk, user_id=person.pk)
     return _render_record(request, table, membership, person, correction_form=form, status=400)
-
-
-def _balance_chart(table):
-    """The table's members' balances over its sessions, drawn on the server (SVG)."""
-    series = experience_balances(table=table)
-    if not series:
-        return None
-    return line_chart_svg(
-        series,
-        title=_("Experience balance after each session"),
-        desc=_("One line per member of the table: their balance after each session."),
-        chart_id="balance-chart",
-    )

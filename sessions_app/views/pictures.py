@@ -5,14 +5,14 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.core.files.storage import default_storage
-from django.http import FileResponse, Http404, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from sessions_app.selectors.pictures import (
+    cut_in_visible,
     face_visible,
     handout_image_visible,
     line_face_name,
@@ -22,27 +22,15 @@ from sessions_app.selectors.pictures import (
 from sessions_app.selectors.scenes import running_scene
 from sessions_app.selectors.spectators import SPECTATING_SESSION_KEY, spectator_table_ids
 from sessions_app.services import scene_pictures
-from sessions_app.services.access import member_session_or_404
 from sessions_app.services.images import image_content_type, image_read_upload
 
 from ..models import GameSession, Handout, PlannedScene
+from .access import member_session_or_404
+from .media import stored_file_response
 
 
-def _picture(name: str) -> FileResponse:
-    if not name:
-        raise Http404
-    try:
-        handle = default_storage.open(name, "rb")
-    except OSError:
-        raise Http404 from None
-    response = FileResponse(handle, content_type=image_content_type(name))
-    # The names are ours and the bytes re-encoded by us; still, no browser may guess
-    # another type, and no shared cache may keep what only some people may see.
-    response["X-Content-Type-Options"] = "nosniff"
-    response["Cache-Control"] = "private, max-age=86400"
-    response["Content-Security-Policy"] = "default-src 'none'; sandbox"
-    response["Content-Disposition"] = "inline"
-    return response
+def _picture(request, name: str):
+    return stored_file_response(request, name, image_content_type(name))
 
 
 def _watched(request) -> set[int]:
@@ -55,7 +43,7 @@ def face_image(request, face_id: int):
     face = face_visible(user=request.user, face_id=face_id, watched=_watched(request))
     if face is None:
         raise Http404
-    return _picture(face.image.name)
+    return _picture(request, face.image.name)
 
 
 @require_GET
@@ -70,7 +58,7 @@ def line_face(request, session_id: int, face_id: int):
     name = line_face_name(user=request.user, session=session, face_id=face_id, watched=watched)
     if not name:
         raise Http404
-    return _picture(name)
+    return _picture(request, name)
 
 
 @require_GET
@@ -80,7 +68,7 @@ def scene_background(request, scene_id: int):
     )
     if scene is None:
         raise Http404
-    return _picture(scene.background.name)
+    return _picture(request, scene.background.name)
 
 
 @login_required
@@ -89,16 +77,17 @@ def planned_scene_background(request, planned_id: int):
     planned = planned_background_visible(user=request.user, planned_id=planned_id)
     if planned is None:
         raise Http404
-    return _picture(planned.background.name)
+    return _picture(request, planned.background.name)
 
 
-@login_required
 @require_GET
 def handout_image(request, handout_id: int):
-    handout = handout_image_visible(user=request.user, handout_id=handout_id)
+    handout = handout_image_visible(
+        user=request.user, handout_id=handout_id, watched=_watched(request)
+    )
     if handout is None:
         raise Http404
-    return _picture(handout.image.name)
+    return _picture(request, handout.image.name)
 
 
 # Uploads of places and handouts ---------------------------------------------------------------
@@ -189,3 +178,11 @@ def handout_image_post(request, scenario_id: int, handout_id: int):
         ),
         f"handout-{handout.pk}",
     )
+
+
+@require_GET
+def cut_in_image(request, cut_in_id: int):
+    cut_in = cut_in_visible(user=request.user, cut_in_id=cut_in_id, watched=_watched(request))
+    if cut_in is None:
+        raise Http404
+    return _picture(request, cut_in.image.name)

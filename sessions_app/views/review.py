@@ -2,21 +2,24 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import HttpResponse
+from django.http import StreamingHttpResponse
 from django.shortcuts import redirect, render
-from django.utils.http import content_disposition_header
+from django.utils import timezone, translation
+from django.utils.http import content_disposition_header, urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from sessions_app.services import logs as log_services
-from sessions_app.services.access import member_session_or_404
 
 from .. import log_export
 from ..forms import LogImportForm
 from ..services.logs import MAX_BYTES
+from .access import member_session_or_404
 from .common import apply_errors
 from .stats import session_histogram
 
@@ -33,22 +36,39 @@ def session_review(request, session_id: int):
     if show not in log_export.FILTERS:
         show = "all"
     character = request.GET.get("character", "")
-    phases, characters = log_export.session_review(viewer=viewer, show=show, character=character)
+    try:
+        number = int(request.GET.get("page", "1"))
+    except ValueError:
+        number = 1
+    page, characters = log_export.review_page(
+        viewer=viewer, show=show, character=character, page=number
+    )
     names = [row["name"] for row in characters]
+    character = character if character in names else ""
+    # Each page link keeps the filters.
+    filters = urlencode(
+        {
+            key: value
+            for key, value in (("show", show), ("character", character))
+            if value and value != "all"
+        }
+    )
     return render(
         request,
         "sessions_app/session_review.html",
         {
             "session": viewer.session,
             "profile": viewer.session.rules_profile,
-            "phases": phases,
+            "phases": page.phases,
+            "page": page,
+            "page_query": f"?{filters}&page=" if filters else "?page=",
             "viewer": request.user,
             "viewer_is_gm": viewer.is_gm,
             "static_log": True,
             "imported": viewer.imported,
             "complete": viewer.complete,
             "show": show,
-            "character": character if character in names else "",
+            "character": character,
             "character_names": names,
             "filtering": show != "all" or character in names,
             "dice_chart": session_histogram(viewer.session, request.user, is_gm=viewer.is_gm),
@@ -56,8 +76,24 @@ def session_review(request, session_id: int):
     )
 
 
-def _download(session, text: str, extension: str, content_type: str) -> HttpResponse:
-    response = HttpResponse(text, content_type=f"{content_type}; charset=utf-8")
+def _as_the_reader_reads(chunks: Iterable[str]) -> Iterator[str]:
+    """The chunks, each made in the language and time zone of the request: a streamed file
+    is made after the view has returned, maybe on another thread."""
+    language, zone = translation.get_language(), timezone.get_current_timezone()
+    chunks = iter(chunks)
+    while True:
+        with translation.override(language), timezone.override(zone):
+            chunk = next(chunks, None)
+        if chunk is None:
+            return
+        yield chunk
+
+
+def _download(session, chunks: Iterable[str], extension: str, content_type: str):
+    """Stream the file: a long log is read and rendered a chunk at a time as it is sent."""
+    response = StreamingHttpResponse(
+        _as_the_reader_reads(chunks), content_type=f"{content_type}; charset=utf-8"
+    )
     response["Content-Disposition"] = content_disposition_header(
         True, log_export.export_filename(session, extension)
     )
@@ -71,22 +107,22 @@ def _download(session, text: str, extension: str, content_type: str) -> HttpResp
 def session_export_html(request, session_id: int):
     viewer = _viewer(request, session_id)
     chart = session_histogram(viewer.session, request.user, is_gm=viewer.is_gm)
-    html = log_export.export_html(viewer=viewer, dice_chart=chart)
-    return _download(viewer.session, html, "html", "text/html")
+    chunks = log_export.export_html_chunks(viewer=viewer, dice_chart=chart)
+    return _download(viewer.session, chunks, "html", "text/html")
 
 
 @login_required
 def session_export_markdown(request, session_id: int):
     viewer = _viewer(request, session_id)
-    text = log_export.export_markdown(viewer=viewer)
-    return _download(viewer.session, text, "md", "text/markdown")
+    chunks = log_export.export_markdown_chunks(viewer=viewer)
+    return _download(viewer.session, chunks, "md", "text/markdown")
 
 
 @login_required
 def session_export_json(request, session_id: int):
     viewer = _viewer(request, session_id)
-    text = log_export.export_json_text(viewer=viewer)
-    return _download(viewer.session, text, "json", "application/json")
+    chunks = log_export.export_json_chunks(viewer=viewer)
+    return _download(viewer.session, chunks, "json", "application/json")
 
 
 @login_required

@@ -13,15 +13,17 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
+from sessions_app.selectors.chat_tabs import chat_tabs_open
 from sessions_app.selectors.pictures import faces_by_character
 from sessions_app.selectors.scenes import (
     running_scene,
     stage_appearances,
+    voice_get,
 )
 from sessions_app.selectors.tables import table_members
-from sessions_app.selectors.timeline import present_users, recent_events
+from sessions_app.selectors.timeline import dice_roots, present_users, recent_events
 from sessions_app.services import checks as check_services
-from sessions_app.services.access import is_gm, member_session_or_404
+from sessions_app.services.access import is_gm
 from sessions_app.services.action_keys import Repeated, action_key_clean, once
 from sessions_app.services.characters import session_character_set
 from sessions_app.services.checks import (
@@ -44,11 +46,19 @@ from ..forms import (
     PaletteSendForm,
     ResourceAdjustForm,
     RollBoxForm,
+    say_as_parse,
 )
 from ..models import MAIN_PLAY_PHASES, Character, CheckRequest, Roll
 from ..presenters.characters import characters_context, session_characters
-from ..presenters.room import rollable_characters, room_panels_context, table_npcs, voices
-from ..presenters.stage import speakers
+from ..presenters.room import (
+    rollable_characters,
+    room_panels_context,
+    table_npcs,
+    voice_offered,
+    voices,
+)
+from ..presenters.stage import speaker_choice, speakers
+from .access import member_session_or_404
 from .common import apply_errors
 
 TEMPLATE = "sessions_app/session_room.html"
@@ -70,6 +80,7 @@ def room_context(request, session, membership, *, full: bool = True, **overrides
                 "has_earlier": has_earlier,
                 "present": present_users(session_id=session.pk),
                 "members": table_members(table=session.table),
+                "dice_roots": dice_roots(session_id=session.pk),
             }
         )
     context.update(overrides)
@@ -87,9 +98,12 @@ def earlier_events(request, session_id: int):
     events, has_earlier = recent_events(
         session_id=session.pk, user=request.user, is_gm=is_gm(membership), before_seq=before
     )
+    # Without script the link opens a page of its own: these lines, and a link to those
+    # before them; the room keeps its live lines.
+    template = f"{TEMPLATE}#earlier-events" if request.htmx else "sessions_app/earlier_events.html"
     return render(
         request,
-        f"{TEMPLATE}#earlier-events",
+        template,
         {
             "session": session,
             "events": events,
@@ -144,59 +158,92 @@ def _run(form, action):
     return True
 
 
+# A posted id past any database column names nothing (and must not reach the database).
+_LARGEST_ID = 2**63 - 1
+
+
+def _named_voice(session, character_id, face_id=None):
+    """The one character a chat line or a roll names, as selectors.scenes.voice_get reads
+    it; None when it names none (or nothing that can exist)."""
+    if character_id is None or not 0 < character_id <= _LARGEST_ID:
+        return None
+    if face_id is not None and not 0 < face_id <= _LARGEST_ID:
+        face_id = None
+    return voice_get(session=session, character_id=character_id, face_id=face_id)
+
+
+def _posted_id(value) -> int | None:
+    return int(value) if isinstance(value, str) and value.isdecimal() else None
+
+
 @login_required
 @require_POST
 def chat_post(request, session_id: int):
     session, membership = member_session_or_404(user=request.user, session_id=session_id)
-    own = _own_voices(request, session, membership)
-    voices_said = speakers(session, request.user, is_gm(membership), own)
-    expressions = faces_by_character(characters=own)
-    form = ChatForm(request.POST, speakers=voices_said, expressions=expressions)
+    say_as = say_as_parse(request.POST.get("say_as")) or {}
+    voice = _named_voice(session, say_as.get("character_id"), _posted_id(request.POST.get("face")))
+    form = ChatForm(request.POST, voice=voice)
     key = action_key_clean(request.POST.get("action_key"))
+    sent = {}
     ok = _run(
         form,
         lambda data: once(
             session_id=session.pk,
             user=request.user,
             key=key,
-            action=lambda: _chat(request, session, data),
+            action=lambda: _chat(request, session, membership, voice, data, sent),
         ),
     )
     if not request.htmx and not ok:
         return HttpResponse(" ".join(str(e) for e in form.errors.values()), status=400)
-    if ok:
-        # Keep the chosen voice: a player speaking in character goes on doing so.
-        form = ChatForm(
-            speakers=voices_said,
-            expressions=expressions,
-            initial={
-                "say_as": request.POST.get("say_as", "ooc"),
-                "face": form.cleaned_data.get("face"),
-                "channel": form.cleaned_data["channel"],
-            },
+    if not ok:
+        # Refused: the form again with what was typed and why, and the viewer's every voice.
+        own = _own_voices(request, session, membership)
+        form.offer(
+            speakers(session, request.user, is_gm(membership), own),
+            faces_by_character(characters=own),
+            chat_tabs_open(session_id=session.pk),
         )
-    return _respond(request, session, membership, "chat-form", chat_form=form)
+        return _respond(request, session, membership, "chat-form", chat_form=form)
+    # Sent: the text is cleared and the chosen voice kept. The page keeps its own list of
+    # voices and of channels (the socket brings them when they change), so the answer
+    # carries the chosen voice alone, which htmx swaps for the page's (hx-preserve).
+    voice_character = voice.character if voice is not None else None
+    form = ChatForm(
+        speakers=[
+            speaker_choice(
+                request.POST.get("say_as") or "ooc",
+                character=voice_character,
+                whisper_to=sent.get("to"),
+            )
+        ],
+        expressions=([(voice_character, [voice.face])] if voice is not None and voice.face else []),
+        initial={
+            "say_as": request.POST.get("say_as", "ooc"),
+            "face": form.cleaned_data.get("face"),
+            "channel": form.cleaned_data["channel"],
+        },
+    )
+    return _respond(request, session, membership, "chat-form", chat_form=form, voices_kept=True)
 
 
-def _chat(request, session, data):
+def _chat(request, session, membership, voice, data, sent: dict):
     say_as = data["say_as"]
-    character = to = None
-    if say_as.get("character_id"):
-        character = Character.objects.filter(
-            pk=say_as["character_id"], table_id=session.table_id
-        ).first()
+    to = None
     if say_as.get("to_id"):
-        to = get_user_model().objects.filter(pk=say_as["to_id"]).first()
+        to = sent["to"] = get_user_model().objects.filter(pk=say_as["to_id"]).first()
     return chat_send(
         session=session,
         by=request.user,
         text=data["text"],
         gm_only=data["gm_only"],
         mode=say_as["mode"],
-        character=character,
+        character=voice.character if voice is not None else None,
         to=to,
-        face_id=data.get("face") if character is not None else None,
+        face_id=data.get("face") if voice is not None else None,
         channel=data["channel"],
+        membership=membership,
+        voice=voice,
     )
 
 
@@ -213,16 +260,18 @@ def _own_voices(request, session, membership) -> list[Character]:
     return voices(controlled, session.phase in MAIN_PLAY_PHASES, on_stage)
 
 
-def _chosen(characters, character_id):
-    return next((character for character in characters if character.pk == character_id), None)
-
-
 @login_required
 @require_POST
 def roll_box(request, session_id: int):
     session, membership = member_session_or_404(user=request.user, session_id=session_id)
-    own = _own_voices(request, session, membership)
-    form = RollBoxForm(request.POST, characters=own, user=request.user)
+    voice = _named_voice(session, _posted_id(request.POST.get("roll_as")))
+    offered = (
+        [voice.character]
+        if voice is not None
+        and voice_offered(voice, request.user, is_gm(membership), session.phase in MAIN_PLAY_PHASES)
+        else []
+    )
+    form = RollBoxForm(request.POST, characters=offered, user=request.user)
     key = action_key_clean(request.POST.get("action_key"))
     ok = _run(
         form,
@@ -234,17 +283,25 @@ def roll_box(request, session_id: int):
                 session=session,
                 by=request.user,
                 text=data["text"],
-                character=_chosen(own, data["roll_as"]),
-                dice_value=_dice_value(request),
+                character=offered[0] if data["roll_as"] else None,
+                membership=membership,
+                voice=voice,
+                **_dice_choice(request),
             ),
         ),
     )
-    if ok:
-        # Keep the chosen character: a player rolling as their PC goes on doing so.
-        form = RollBoxForm(
-            characters=own, user=request.user, initial={"roll_as": form.cleaned_data["roll_as"]}
+    if not ok:
+        # Refused: the form again with why, and every character the viewer may roll as.
+        own = _own_voices(request, session, membership)
+        form.fields["roll_as"].choices = (
+            RollBoxForm(characters=own, user=request.user).fields["roll_as"].choices
         )
-    return _respond(request, session, membership, "roll-box", roll_box_form=form)
+        return _respond(request, session, membership, "roll-box", roll_box_form=form)
+    # Rolled: the chosen character is kept, as the page's own list (hx-preserve) shows it.
+    form = RollBoxForm(
+        characters=offered, user=request.user, initial={"roll_as": form.cleaned_data["roll_as"]}
+    )
+    return _respond(request, session, membership, "roll-box", roll_box_form=form, voices_kept=True)
 
 
 @login_required
@@ -266,6 +323,7 @@ def palette_line_send(request, session_id: int):
                 by=request.user,
                 character=character,
                 text=form.cleaned_data["text"],
+                membership=membership,
             )
         except (PermissionDenied, ValidationError) as refusal:
             message, error = " ".join(_messages(refusal)), True
@@ -295,6 +353,7 @@ def resource_adjust(request, session_id: int):
                 by=request.user,
                 character=character,
                 text=form.cleaned_data["command"],
+                **_dice_choice(request),
             )
         else:
             resource_change(
@@ -425,19 +484,21 @@ def npc_roll(request, session_id: int):
     form = NpcRollForm(request.POST, session=session, characters=npcs)
     ok = _run(
         form,
-        lambda data: gm_roll(
-            session=session, by=request.user, dice_value=_dice_value(request), **data
-        ),
+        lambda data: gm_roll(session=session, by=request.user, **_dice_choice(request), **data),
     )
     if ok:
         form = NpcRollForm(session=session, characters=npcs)
     return _respond(request, session, membership, "npc-roll-form", npc_form=form)
 
 
-def _dice_value(request) -> str | None:
-    """The roller's random value, put in the form by static/js/dice-value.js at submit; a page
-    without script sends none and the server makes the value (the roll records which)."""
-    return request.POST.get("dice_value") or None
+def _dice_choice(request) -> dict:
+    """The roller's random value and the key reserved for it, put in the form by
+    static/js/dice-value.js at submit; a page without script sends neither and the server
+    makes the value and takes the next key (the roll records which)."""
+    return {
+        "dice_value": request.POST.get("dice_value") or None,
+        "dice_reservation": request.POST.get("dice_reservation") or None,
+    }
 
 
 def _declared_rows(post) -> list[tuple[str, str]]:
@@ -463,7 +524,7 @@ def check_roll(request, session_id: int, request_id: int):
                 session_id=session_id,
                 by=request.user,
                 declared_modifiers=_declared_rows(request.POST),
-                **({} if answer else {"dice_value": _dice_value(request)}),
+                **({} if answer else _dice_choice(request)),
             ),
         )
     except PermissionDenied as error:
@@ -668,9 +729,7 @@ def cast_update(request, session_id: int):
     if not request.htmx:
         return redirect("session_room", session_id=session.pk)
     context = room_context(request, session, membership, full=False, cast_message=message)
-    # The stage lists the cast's characters off stage too: it is sent along, out of band,
-    # so the two panels agree.
-    return HttpResponse(
-        render_to_string("sessions_app/_cast_panel.html", context, request=request)
-        + render_to_string(f"{TEMPLATE}#stage", {**context, "oob": True}, request=request)
-    )
+    # The stage (which lists the cast too) follows through the live push of the cast change,
+    # to this page as to every other. Sent along here as well, it raced that push: the push
+    # replaced this panel first, and htmx then looked for #stage in the detached old one.
+    return render(request, "sessions_app/_cast_panel.html", context)

@@ -14,7 +14,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from sessions_app.services.access import member_session_or_404
 from sessions_app.services.play import (
     handout_reveal,
     intro_present,
@@ -43,6 +42,7 @@ from sessions_app.services.scenes import (
 )
 
 from ..models import Character, Handout, PlannedScene, PreparedCheck, Scenario
+from .access import member_session_or_404
 
 TEMPLATE = "sessions_app/session_room.html"
 
@@ -178,6 +178,19 @@ def _sheet(request, session):
     return _("Sheet marked as checked.") if ok else _("Sheet sent back.")
 
 
+class Awaiting(str):
+    """A handler's answer that waits for the GM: the row of the stage panel it waits on,
+    so that the notice goes away once that row no longer waits (static/js/room.js)."""
+
+    anchor: str
+
+
+def _awaiting(row: str, request) -> Awaiting:
+    answer = Awaiting("")
+    answer.anchor = f"{row}-{request.pk}"
+    return answer
+
+
 # action → (what to say when it went through, or None when the handler says it; handler).
 ACTIONS = {
     "phase_advance": (
@@ -237,21 +250,30 @@ ACTIONS = {
     ),
     "companion_propose": (
         gettext_lazy("Companion proposed."),
-        lambda request, session: companion_propose(
-            session=session, by=request.user, character=_character(session, request.POST)
+        lambda request, session: _awaiting(
+            "stage-request",
+            companion_propose(
+                session=session, by=request.user, character=_character(session, request.POST)
+            ),
         ),
     ),
     "companion_answer": (None, _answer),
     "entry_request": (
         gettext_lazy("Entry requested: the GM decides."),
-        lambda request, session: entry_request(
-            session=session, by=request.user, character=_character(session, request.POST)
+        lambda request, session: _awaiting(
+            "stage-request",
+            entry_request(
+                session=session, by=request.user, character=_character(session, request.POST)
+            ),
         ),
     ),
     "exit_request": (
         gettext_lazy("Exit requested: the GM decides."),
-        lambda request, session: exit_request(
-            session=session, by=request.user, character=_character(session, request.POST)
+        lambda request, session: _awaiting(
+            "stage-request",
+            exit_request(
+                session=session, by=request.user, character=_character(session, request.POST)
+            ),
         ),
     ),
     "withdraw": (
@@ -263,12 +285,15 @@ ACTIONS = {
     "decide": (None, _decide),
     "scene_request": (
         gettext_lazy("Scene requested: the GM decides."),
-        lambda request, session: scene_request_create(
-            session=session,
-            by=request.user,
-            scene_player=_character(session, request.POST, "scene_player", required=False),
-            place=request.POST.get("place", ""),
-            purpose=request.POST.get("purpose", ""),
+        lambda request, session: _awaiting(
+            "scene-request",
+            scene_request_create(
+                session=session,
+                by=request.user,
+                scene_player=_character(session, request.POST, "scene_player", required=False),
+                place=request.POST.get("place", ""),
+                purpose=request.POST.get("purpose", ""),
+            ),
         ),
     ),
     "scene_request_decide": (None, _scene_request_decide),
@@ -283,12 +308,14 @@ def stage_action(request, session_id: int):
     session, _membership = member_session_or_404(user=request.user, session_id=session_id)
     action = ACTIONS.get(request.POST.get("action", ""))
     error = False
+    awaits = ""
     if action is None:
         message, error = _("Unknown action."), True
     else:
         fixed_message, call = action
         try:
             message = call(request, session)
+            awaits = getattr(message, "anchor", "")
             if fixed_message is not None:
                 message = str(fixed_message)
         except (PermissionDenied, ValidationError) as problem:
@@ -298,10 +325,18 @@ def stage_action(request, session_id: int):
         if error:
             return HttpResponse(message, status=400, content_type="text/plain; charset=utf-8")
         return redirect("session_room", session_id=session.pk)
+    # The GM's inbox answers in place, under the inbox.
+    status = "inbox-status" if request.POST.get("reply") == "inbox" else "stage-status"
     response = render(
         request,
-        f"{TEMPLATE}#stage-status",
-        {"stage_status": message, "stage_status_error": error},
+        f"{TEMPLATE}#{status}",
+        {
+            "stage_status": message,
+            "stage_status_error": error,
+            "stage_status_awaits": awaits,
+            "inbox_status": message,
+            "inbox_status_error": error,
+        },
     )
     # Forms that typed text reset themselves only when the action went through.
     response["X-Action-Ok"] = "0" if error else "1"

@@ -10,6 +10,7 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -18,12 +19,13 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from sessions_app.selectors.tables import (
     open_invites,
     rules_profiles_for_table,
+    table_bars,
     table_members,
     table_profile,
     tables_for_user,
 )
 from sessions_app.services import tables as table_services
-from sessions_app.services.access import is_gm, is_member, member_table_or_404
+from sessions_app.services.access import is_gm, is_member
 from sessions_app.services.spectators import spectator_token_renew, spectators_allow
 from sessions_app.services.tables import (
     InviteError,
@@ -34,10 +36,11 @@ from sessions_app.services.tables import (
 )
 
 from ..forms import GuestJoinForm, GuestKeepForm, SessionForm, SignupForm, TableForm
-from ..models import Invite, Membership
+from ..models import Invite, Membership, TableBar
 from ..services.access import guest_table_id
 from ..services.guests import guest_join, guest_keep
 from ..services.rate_limits import rate_limit_count, rate_limit_reached
+from .access import member_table_or_404
 from .common import apply_errors, client_ip, partial_template
 
 
@@ -70,6 +73,14 @@ def home(request):
 
 @require_http_methods(["GET", "POST"])
 def signup(request):
+    if settings.SIGNUP_POLICY != "open":
+        # Refused before any form is read: nothing is created, whatever was posted.
+        return render(
+            request,
+            "registration/signup_closed.html",
+            {"by_invite": settings.SIGNUP_POLICY == "invite"},
+            status=403,
+        )
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         if not _signup_allowed(request, "signup", settings.SIGNUPS_PER_HOUR):
@@ -77,9 +88,14 @@ def signup(request):
             return render(request, "registration/signup.html", {"form": form}, status=429)
         user = form.save()
         _signup_counted(request, "signup")
-        login(request, user)
+        login(request, user, backend=NEW_ACCOUNT_BACKEND)
         return redirect("home")
     return render(request, "registration/signup.html", {"form": form})
+
+
+# A new account is signed in without a password check, so by Django's backend itself rather
+# than through django-axes' backend, which only guards password checks.
+NEW_ACCOUNT_BACKEND = "django.contrib.auth.backends.ModelBackend"
 
 
 def _signup_allowed(request, action: str, limit: int) -> bool:
@@ -109,6 +125,7 @@ def _table_context(request, table, viewer_is_gm, *, invite=None, session_form=No
         "viewer_is_gm": viewer_is_gm,
         "members": table_members(table=table),
         "invites": open_invites(table=table) if viewer_is_gm else [],
+        "bars": table_bars(table=table) if viewer_is_gm else [],
         "sessions": table.sessions.select_related("rules_profile"),
         "invite": invite,
         "invite_url": (
@@ -200,8 +217,32 @@ def member_remove(request, table_id: int, user_id: int):
             request, _("%(name)s is no longer a member.") % {"name": member.user.get_username()}
         )
         return redirect("table_detail", table_id=table.pk)
+    context = {**_table_context(request, table, is_gm(membership)), "oob": True}
+    # The list of removed accounts gains this one: it is swapped in beside the members.
+    return HttpResponse(
+        render_to_string("sessions_app/table_detail.html#members", context, request=request)
+        + render_to_string("sessions_app/table_detail.html#bars", context, request=request)
+    )
+
+
+@login_required
+@require_POST
+def member_bar_lift(request, table_id: int, user_id: int):
+    """The GM lets a removed person join again through the table's invites."""
+    table, membership = member_table_or_404(user=request.user, table_id=table_id)
+    bar = get_object_or_404(TableBar.objects.select_related("user"), table=table, user_id=user_id)
+    try:
+        table_services.member_bar_lift(table=table, by=request.user, user=bar.user)
+    except PermissionDenied as error:
+        return HttpResponse(str(error), status=403)
+    if not request.htmx:
+        messages.success(
+            request,
+            _("%(name)s may join again through an invite.") % {"name": bar.user.get_username()},
+        )
+        return redirect("table_detail", table_id=table.pk)
     context = _table_context(request, table, is_gm(membership))
-    return render(request, "sessions_app/table_detail.html#members", context)
+    return render(request, "sessions_app/table_detail.html#bars", context)
 
 
 @login_required
@@ -268,6 +309,9 @@ def invite_landing(request, token: str):
     status = 400
     if action == "join" and request.user.is_authenticated:
         user = request.user
+    elif action in ("guest", "signup") and settings.SIGNUP_POLICY == "closed":
+        messages.error(request, _("This server opens no new accounts. Log in to join."))
+        status = 403
     elif action == "guest" and invite.allows_guests and not request.user.is_authenticated:
         guest_form = GuestJoinForm(request.POST, prefix="guest")
         if guest_form.is_valid():
@@ -283,7 +327,7 @@ def invite_landing(request, token: str):
                     apply_errors(guest_form, error)
                 else:
                     _signup_counted(request, "guest")
-                    login(request, user)
+                    login(request, user, backend=NEW_ACCOUNT_BACKEND)
                     joined = True
     elif action == "signup":
         signup_form = SignupForm(request.POST, prefix="signup")
@@ -303,7 +347,7 @@ def invite_landing(request, token: str):
                 apply_errors(signup_form, error)
             else:
                 _signup_counted(request, "signup")
-                login(request, user)
+                login(request, user, backend=NEW_ACCOUNT_BACKEND)
                 joined = True
     elif action == "login":
         login_form = AuthenticationForm(request, data=request.POST, prefix="login")
@@ -338,6 +382,7 @@ def invite_landing(request, token: str):
             "login_form": login_form,
             "guest_form": guest_form,
             "already_member": already_member,
+            "new_accounts": settings.SIGNUP_POLICY != "closed",
         },
         status=status if action else 200,
     )

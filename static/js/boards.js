@@ -402,4 +402,18 @@
   window.addEventListener("resize", drawAll);
   document.addEventListener("DOMContentLoaded", drawAll);
   document.addEventListener("htmx:afterSettle", drawAll);
+
+  // A tap on a card in the hand (under the board) brings back the board with "Now choose a
+  // highlighted square": on a phone that prompt and the squares would be scrolled away, so
+  // the prompt is brought into view, the board right under it.
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var board = event.detail.elt;
+    if (!board || !board.classList || !board.classList.contains("match-board")) return;
+    var prompt = board.querySelector(".board-prompt");
+    if (!prompt) return;
+    var box = prompt.getBoundingClientRect();
+    if (box.top >= 0 && box.bottom <= window.innerHeight) return;
+    var still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    prompt.scrollIntoView({ block: "start", behavior: still ? "auto" : "smooth" });
+  });
 })();

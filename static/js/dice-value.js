@@ -1,6 +1,8 @@
 // The roller's share of a roll's randomness: a fresh value from the browser's own secure
-// generator, sent with each roll so the server cannot pick the faces alone. Kept (the last
-// few) in this browser so the verification page can say "this value came from you".
+// generator, sent with each roll so the server cannot pick the faces alone. Right before
+// drawing it, the page asks the server to set the roll's key aside (a reservation, published
+// at once), so the server has fixed the key before it sees the value. Kept (the last few) in
+// this browser so the verification page can say "this value came from you".
 (function () {
   "use strict";
   var KEPT = 50;
@@ -22,22 +24,77 @@
     }
   }
 
+  function valueInput(form) {
+    return form && form.querySelector && form.querySelector("input[data-dice-value]");
+  }
+
+  function formOf(element) {
+    return element && (element.tagName === "FORM" ? element : element.closest && element.closest("form"));
+  }
+
   function fill(form) {
-    var input = form && form.querySelector && form.querySelector("input[data-dice-value]");
+    var input = valueInput(form);
     if (!input || !window.crypto || !window.crypto.getRandomValues) return null;
     input.value = freshValue();
     remember(input.value);
     return input.value;
   }
 
-  // A plain submit (no htmx): fill the field before the browser reads the form.
-  document.addEventListener("submit", function (event) { fill(event.target); }, true);
+  function csrfToken() {
+    try {
+      return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || "";
+    } catch (error) {
+      return "";
+    }
+  }
 
-  // htmx reads the form's values itself: give this request its own fresh value.
+  // Ask for this roll's key; resolves to the reservation's id, or "" when none was given
+  // (the roll then takes the next key when it arrives, as a page without script does).
+  function reserve(form) {
+    var input = valueInput(form);
+    var place = form.querySelector("input[data-dice-reservation]");
+    if (!input || !place || !input.dataset.diceReserve || !window.fetch) return Promise.resolve("");
+    return window.fetch(input.dataset.diceReserve, {
+      method: "POST",
+      headers: { "X-CSRFToken": csrfToken() },
+      credentials: "same-origin",
+    }).then(function (response) {
+      return response.ok ? response.json() : {};
+    }).then(function (answer) {
+      place.value = answer.reservation ? String(answer.reservation) : "";
+      return place.value;
+    }, function () {
+      place.value = "";
+      return "";
+    });
+  }
+
+  // A plain submit (no htmx): fill the field before the browser reads the form.
+  document.addEventListener("submit", function (event) {
+    if (!event.target.matches || !event.target.matches("[hx-post]")) fill(event.target);
+  }, true);
+
+  // htmx: reserve the key first, then draw the value and send.
+  document.addEventListener("htmx:confirm", function (event) {
+    var form = formOf(event.detail.elt);
+    if (!valueInput(form) || event.detail.verb !== "post") return;
+    event.preventDefault();
+    reserve(form).then(function () {
+      fill(form);
+      event.detail.issueRequest(true);
+    });
+  });
+
+  // htmx reads the form's values itself: give this request the value drawn above.
   document.addEventListener("htmx:configRequest", function (event) {
-    var element = event.detail.elt;
-    var form = element && (element.tagName === "FORM" ? element : element.closest && element.closest("form"));
-    var value = fill(form);
-    if (value) event.detail.parameters.dice_value = value;
+    var form = formOf(event.detail.elt);
+    var input = valueInput(form);
+    if (!input || !input.value) return;
+    event.detail.parameters.dice_value = input.value;
+    var place = form.querySelector("input[data-dice-reservation]");
+    if (place) event.detail.parameters.dice_reservation = place.value;
+    // Each roll draws afresh: a form sent again reserves and draws again.
+    input.value = "";
+    if (place) place.value = "";
   });
 })();

@@ -4,8 +4,39 @@
 (function () {
   "use strict";
 
+  // The room, the after-play page and a match's page share the session's socket, which
+  // sends each member the partials of every page of the session (rendered once per
+  // audience, not per page). A page takes the partials it shows and leaves the others: an
+  // out-of-band part whose target this page lacks is dropped here, before htmx would report
+  // it as an error (htmx:oobErrorNoTarget).
+  if (window.htmx) {
+    htmx.defineExtension("page-panels", {
+      transformResponse: function (text) {
+        var template = document.createElement("template");
+        template.innerHTML = text;
+        var dropped = false;
+        Array.prototype.slice.call(template.content.children).forEach(function (part) {
+          var oob = part.getAttribute("hx-swap-oob");
+          if (oob === null) return;
+          var colon = oob.indexOf(":");
+          var target = colon >= 0
+            ? document.querySelector(oob.slice(colon + 1))
+            : part.id && document.getElementById(part.id);
+          if (!target) {
+            part.remove();
+            dropped = true;
+          }
+        });
+        return dropped ? template.innerHTML : text;
+      }
+    });
+  }
+
+  // The page's own place: the newest line it shows, or (a page of the session with no
+  // timeline, such as after-play) the number it was rendered at.
   function lastSeq() {
-    var highest = 0;
+    var live = document.querySelector("[ws-connect][data-last-seq]");
+    var highest = live ? parseInt(live.getAttribute("data-last-seq"), 10) || 0 : 0;
     document.querySelectorAll("#timeline-items [data-seq]").forEach(function (item) {
       highest = Math.max(highest, parseInt(item.getAttribute("data-seq"), 10) || 0);
     });
@@ -30,9 +61,31 @@
     // replaces a newer board either.
     var shown = parseInt(target.getAttribute("data-version"), 10);
     var coming = parseInt(incoming.getAttribute("data-version"), 10);
-    if (!isNaN(shown) && !isNaN(coming) && coming <= shown) {
+    // A seat's private setting (Actual's Counter mode) changes no version: a board of the
+    // same version with another setting is news from the seat's other page.
+    var sameSetting =
+      target.getAttribute("data-seat-setting") === incoming.getAttribute("data-seat-setting");
+    if (!isNaN(shown) && !isNaN(coming) && (coming < shown || (coming === shown && sameSetting))) {
       event.detail.shouldSwap = false;
     }
+  });
+
+  // Picking a planned scene fills in its title, place and purpose, to be read and edited
+  // before the scene starts; what the GM typed over a previous pick is kept.
+  document.addEventListener("change", function (event) {
+    var select = event.target;
+    if (!select.matches || !select.matches("[data-planned-fills]")) return;
+    var form = select.form;
+    var option = select.options[select.selectedIndex];
+    ["title", "place", "purpose"].forEach(function (name) {
+      var field = form && form.elements[name];
+      if (!field) return;
+      var filled = field.getAttribute("data-filled");
+      if (field.value !== "" && field.value !== filled) return;
+      var value = (option && option.getAttribute("data-" + name)) || "";
+      field.value = value;
+      field.setAttribute("data-filled", value);
+    });
   });
 
   // A form that typed text (an introduction, backstage notes, a new scene) clears itself
@@ -47,8 +100,7 @@
   // Panels are re-rendered whole when they change. Keep what the viewer was doing in them:
   // text typed and choices made but not sent, open disclosures, and the keyboard focus, so
   // an update from someone else never snatches a half-made decision away.
-  var LIVE_PANELS = ["stage", "chat-form", "roll-box", "characters", "gm-controls",
-    "player-controls", "cast-panel", "check-request-form", "contest-form", "npc-roll-form"];
+  // The server marks those panels (data-live-panel, data-keeps-input) from its panel table.
   var panelMemory = {};
   function fieldKey(field) { return field.id || (field.name ? "name:" + field.name : null); }
   function isDirty(field) {
@@ -61,7 +113,7 @@
   }
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
     var target = event.detail.target;
-    if (!target || LIVE_PANELS.indexOf(target.id) < 0) return;
+    if (!target || !target.matches("[data-live-panel][data-keeps-input]")) return;
     var focused = document.activeElement;
     var memory = { open: [], fields: {}, focus: null, focusText: null, selection: null };
     target.querySelectorAll("details[id]").forEach(function (d) {
@@ -168,6 +220,22 @@
     if (field) field.value = "";
   });
 
+  // A panel rendered once for everyone present carries nobody's CSRF token: a plain form in
+  // it takes this page's own (the one htmx sends as a header) as it is sent.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form || (form.getAttribute("method") || "").toLowerCase() !== "post") return;
+    if (form.querySelector("input[name=csrfmiddlewaretoken]")) return;
+    var headers = {};
+    try { headers = JSON.parse(document.body.getAttribute("hx-headers") || "{}"); } catch (e) { return; }
+    if (!headers["X-CSRFToken"]) return;
+    var token = document.createElement("input");
+    token.type = "hidden";
+    token.name = "csrfmiddlewaretoken";
+    token.value = headers["X-CSRFToken"];
+    form.appendChild(token);
+  }, true);
+
   var pinger = null;
   document.addEventListener("htmx:wsOpen", function (event) {
     var socket = event.detail.socketWrapper;
@@ -184,7 +252,7 @@
   // they left it in another tab). Nothing more of the table is theirs to see: the room goes,
   // and with it the socket, so no reconnect is tried.
   function showRemoved() {
-    var room = document.getElementById("room");
+    var room = document.querySelector("[ws-connect]");
     if (!room) return;
     var notice = document.createElement("div");
     notice.id = "room-closed";
@@ -256,29 +324,47 @@
     if (list && event.target.tagName === "IMG" && list.contains(event.target)) keepFollowing();
   }, true);
 
-  // Channels: main (all play but off-topic chatter), off-topic, and information (everything
-  // but talk). The server renders every line; the tabs only filter them.
-  var CHANNELS = ["main", "offtopic", "info"];
+  // Channels: main (all play but off-topic chatter, the GM's tabs and the dice records),
+  // the GM's tabs, off-topic, and information (everything but talk). The server renders
+  // every line; the tabs only filter. The tab bar is a live panel: the channels are
+  // whatever tab buttons it holds now.
+  function channelNames() {
+    return Array.prototype.map.call(document.querySelectorAll("[data-channel-tab]"), function (tab) {
+      return tab.getAttribute("data-channel-tab");
+    });
+  }
+  var BUILT_IN = ["main", "offtopic", "info"];
   var channel = "main";
   function inChannel(item, name) {
-    if (name === "main") return !item.classList.contains("event-offtopic");
+    if (name === "main") {
+      return !item.classList.contains("event-offtopic") && !item.classList.contains("event-record") &&
+        !item.classList.contains("event-tab");
+    }
     if (name === "offtopic") return item.classList.contains("event-offtopic");
-    return !item.classList.contains("event-talk");
+    if (name === "info") return !item.classList.contains("event-talk");
+    return item.getAttribute("data-tab-channel") === name;
   }
-  var unread = { main: 0, offtopic: 0, info: 0 };
+  // A GM tab's lines carry its key; the card shows "tab" and the lines of the tab shown are
+  // marked, as a stylesheet cannot compare the two.
+  function markTabLine(item) {
+    if (item.classList && item.classList.contains("event-tab")) {
+      item.classList.toggle("is-in-tab", item.getAttribute("data-tab-channel") === channel);
+    }
+  }
+  var unread = {};
   function channelTab(name) { return document.querySelector('[data-channel-tab="' + name + '"]'); }
   function showUnread(announce) {
     var said = [];
-    CHANNELS.forEach(function (name) {
+    channelNames().forEach(function (name) {
       var tab = channelTab(name);
-      if (!tab) return;
       var count = tab.querySelector("[data-unread]");
-      count.hidden = unread[name] === 0;
-      count.textContent = unread[name] ? String(unread[name]) : "";
+      var number = unread[name] || 0;
+      count.hidden = number === 0;
+      count.textContent = number ? String(number) : "";
       var label = tab.firstChild.textContent.trim();
-      tab.setAttribute("aria-label", unread[name]
-        ? label + " (" + unread[name] + " " + room().getAttribute("data-unread-text") + ")" : label);
-      if (unread[name]) said.push(label + " " + unread[name]);
+      tab.setAttribute("aria-label", number
+        ? label + " (" + number + " " + room().getAttribute("data-unread-text") + ")" : label);
+      if (number) said.push(label + " " + number);
     });
     var status = document.querySelector("[data-unread-announce]");
     if (status && announce) {
@@ -290,16 +376,19 @@
     var form = document.getElementById("chat-form");
     if (!form) return;
     var select = form.querySelector("select[name=channel]");
-    if (select) select.value = channel === "offtopic" ? "offtopic" : "main";
+    var offered = select && select.querySelector('option[value="' + channel + '"]');
+    if (select) select.value = channel !== "info" && offered ? channel : "main";
     form.classList.toggle("is-offtopic", channel === "offtopic");
+    form.classList.toggle("is-tab", BUILT_IN.indexOf(channel) < 0);
   }
   function channelShow(name, focus) {
+    if (!channelTab(name)) name = "main";
     channel = name;
     var card = playCard();
-    if (card) card.setAttribute("data-channel", name);
-    CHANNELS.forEach(function (other) {
+    if (card) card.setAttribute("data-channel", BUILT_IN.indexOf(name) < 0 ? "tab" : name);
+    document.querySelectorAll("#timeline-items .event-tab").forEach(markTabLine);
+    channelNames().forEach(function (other) {
       var tab = channelTab(other);
-      if (!tab) return;
       tab.setAttribute("aria-selected", other === name ? "true" : "false");
       tab.tabIndex = other === name ? 0 : -1;
       if (other === name && focus) tab.focus();
@@ -316,10 +405,33 @@
   document.addEventListener("keydown", function (event) {
     var tab = event.target.closest && event.target.closest("[data-channel-tab]");
     if (!tab || (event.key !== "ArrowRight" && event.key !== "ArrowLeft")) return;
-    var step = event.key === "ArrowRight" ? 1 : CHANNELS.length - 1;
-    var next = CHANNELS[(CHANNELS.indexOf(tab.getAttribute("data-channel-tab")) + step) % CHANNELS.length];
+    var names = channelNames();
+    var step = event.key === "ArrowRight" ? 1 : names.length - 1;
+    var next = names[(names.indexOf(tab.getAttribute("data-channel-tab")) + step) % names.length];
     channelShow(next, true);
     event.preventDefault();
+  });
+  // The GM opened, renamed or archived a tab: the new bar shows, keeps the tab shown (Main
+  // when it was archived), the unread counts and the keyboard's place.
+  var tabFocused = false;
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var target = event.detail.target;
+    if (target && target.id === "channel-tabs") tabFocused = target.contains(document.activeElement);
+  });
+  document.addEventListener("htmx:oobAfterSwap", function (event) {
+    var target = event.detail.target;
+    if (!target || target.id !== "channel-tabs") return;
+    var bar = document.getElementById("channel-tabs");
+    if (bar) bar.hidden = false;
+    if (!channelTab(channel)) { channelShow("main", false); return; }
+    channelNames().forEach(function (name) {
+      var tab = channelTab(name);
+      tab.setAttribute("aria-selected", name === channel ? "true" : "false");
+      tab.tabIndex = name === channel ? 0 : -1;
+    });
+    showUnread(false);
+    channelSync();
+    if (tabFocused) channelTab(channel).focus();
   });
   // The chat form comes back after every post and with stage changes: it keeps the channel.
   document.addEventListener("htmx:afterSettle", channelSync);
@@ -334,11 +446,12 @@
       if (!item.getAttribute || !item.hasAttribute("data-seq")) return;
       var seq = parseInt(item.getAttribute("data-seq"), 10) || 0;
       // Earlier lines loaded on request are history, not news.
+      markTabLine(item);
       if (seq <= newestSeq) return;
       newestSeq = seq;
       if (!item.textContent.trim()) return;
-      CHANNELS.forEach(function (name) {
-        if (name !== channel && inChannel(item, name)) { unread[name] += 1; fresh = true; }
+      channelNames().forEach(function (name) {
+        if (name !== channel && inChannel(item, name)) { unread[name] = (unread[name] || 0) + 1; fresh = true; }
       });
       if (inChannel(item, channel)) seen += 1;
     });
@@ -407,6 +520,103 @@
       tone.stop(audio.currentTime + 0.25);
     } catch (e) { /* no sound available: the title and the highlight still say it */ }
   }
+  // The title counts what waits for the viewer: the GM's inbox first, then the checks.
+  var titleCounts = { inbox: 0, checks: 0 };
+  function titleUpdate() {
+    var holder = room();
+    if (!holder) return;
+    var parts = [];
+    if (titleCounts.inbox) parts.push("(" + titleCounts.inbox + ") " + holder.getAttribute("data-inbox-text"));
+    if (titleCounts.checks) parts.push("(" + titleCounts.checks + ") " + holder.getAttribute("data-waiting-text"));
+    document.title = parts.length ? parts.join(" · ") + " · " + baseTitle : baseTitle;
+  }
+  // The GM's inbox: its count in the title and on the phone's Chat tab, which it tops.
+  function inboxUpdate() {
+    var inbox = document.getElementById("inbox");
+    var count = inbox ? inbox.querySelectorAll("[data-inbox-item]").length : 0;
+    // The answer to the last item stays under the inbox until something new arrives.
+    var status = document.getElementById("inbox-status");
+    if (status && count > titleCounts.inbox) status.textContent = "";
+    titleCounts.inbox = count;
+    titleUpdate();
+    var badge = document.querySelector("[data-inbox-badge]");
+    if (badge) { badge.hidden = !count; badge.textContent = count ? String(count) : ""; }
+  }
+  // A notice that waits for the GM ("Entry requested: the GM decides.") goes once the row
+  // it waits on, seen waiting in the stage panel, no longer waits: the GM has decided.
+  function awaitsUpdate() {
+    var status = document.getElementById("stage-status");
+    if (!status || !status.hasAttribute("data-awaits")) return;
+    var row = document.getElementById(status.getAttribute("data-awaits"));
+    if (row && row.hasAttribute("data-waiting")) {
+      status.setAttribute("data-awaits-seen", "");
+    } else if (status.hasAttribute("data-awaits-seen")) {
+      status.textContent = "";
+      status.removeAttribute("data-awaits");
+      status.removeAttribute("data-awaits-seen");
+    }
+  }
+
+  // Main is for play: a run of bookkeeping lines (requests, allowances, entries, exits) folds
+  // into one line that opens on a tap; the Information channel shows them whole. Worked out
+  // again from the lines whenever the list changes, so lines arriving live fold as a fresh
+  // load folds them; nothing is touched when nothing changes (the list's observer calls it).
+  var foldOpen = {};
+  function foldLines() {
+    var list = timeline();
+    var holder = room();
+    if (!list || !holder) return;
+    var runs = [];
+    var run = [];
+    Array.prototype.forEach.call(list.children, function (item) {
+      if (!item.hasAttribute("data-seq") || item.classList.contains("event-offtopic")) return;
+      if (!item.textContent.trim()) return;
+      if (item.classList.contains("event-folds")) { run.push(item); return; }
+      if (run.length) runs.push(run);
+      run = [];
+    });
+    if (run.length) runs.push(run);
+    var kept = {};
+    var folded = [];
+    runs.forEach(function (lines) {
+      if (lines.length < 2) return;
+      var key = lines[0].getAttribute("data-seq");
+      kept[key] = true;
+      var open = !!foldOpen[key];
+      var fold = list.querySelector('li.fold-line[data-fold="' + key + '"]');
+      if (!fold) {
+        fold = document.createElement("li");
+        fold.className = "fold-line";
+        fold.setAttribute("data-fold", key);
+        var button = document.createElement("button");
+        button.type = "button";
+        button.className = "link-button fold-toggle";
+        fold.appendChild(button);
+      }
+      if (fold.nextElementSibling !== lines[0]) list.insertBefore(fold, lines[0]);
+      var toggle = fold.firstElementChild;
+      var text = lines.length + " " + holder.getAttribute("data-fold-text");
+      if (toggle.textContent !== text) toggle.textContent = text;
+      toggle.setAttribute("aria-expanded", open ? "true" : "false");
+      toggle.setAttribute("aria-controls", lines.map(function (line) { return line.id; }).join(" "));
+      lines.forEach(function (line) { if (!open) folded.push(line); });
+    });
+    list.querySelectorAll("li.fold-line").forEach(function (fold) {
+      if (!kept[fold.getAttribute("data-fold")]) fold.remove();
+    });
+    list.querySelectorAll("li.is-folded").forEach(function (line) {
+      if (folded.indexOf(line) < 0) line.classList.remove("is-folded");
+    });
+    folded.forEach(function (line) { line.classList.add("is-folded"); });
+  }
+  document.addEventListener("click", function (event) {
+    var toggle = event.target.closest && event.target.closest(".fold-toggle");
+    if (!toggle) return;
+    var key = toggle.parentNode.getAttribute("data-fold");
+    foldOpen[key] = !foldOpen[key];
+    foldLines();
+  });
+
   function checksUpdate() {
     var holder = room();
     if (!holder) return;
@@ -415,7 +625,8 @@
       function (item) { return item.getAttribute("data-check-key") || item.id; });
     var count = waiting.length;
     var text = holder.getAttribute("data-waiting-text");
-    document.title = count ? "(" + count + ") " + text + " · " + baseTitle : baseTitle;
+    titleCounts.checks = count;
+    titleUpdate();
     var card = document.querySelector(".checks-card");
     if (card) card.classList.toggle("has-waiting", count > 0);
     var badge = document.querySelector("[data-check-badge]");
@@ -438,6 +649,7 @@
     var dot = document.querySelector("[data-stage-alert]");
     var stage = document.getElementById("stage");
     if (dot) dot.hidden = !(stage && stage.querySelector(".needs-you, #stage-heading .badge-alert"));
+    awaitsUpdate();
   }
   document.addEventListener("click", function (event) {
     if (!event.target.closest("[data-check-jump]")) return;
@@ -470,6 +682,7 @@
       new MutationObserver(function (records) {
         var added = [];
         records.forEach(function (record) { Array.prototype.push.apply(added, record.addedNodes); });
+        foldLines();
         linesArrived(added);
       }).observe(list, { childList: true });
       if (window.ResizeObserver) new ResizeObserver(keepFollowing).observe(list);
@@ -478,8 +691,12 @@
       var stagePanel = document.querySelector('[data-room-panel="stage"]');
       if (stagePanel) new MutationObserver(stageUpdate).observe(stagePanel, { childList: true, subtree: true });
     }
+    var play = playCard();
+    if (play && window.MutationObserver) new MutationObserver(inboxUpdate).observe(play, { childList: true });
+    foldLines();
     stageUpdate();
     waitingKeys = [];
     checksUpdate();
+    inboxUpdate();
   });
 })();

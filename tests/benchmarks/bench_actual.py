@@ -21,14 +21,6 @@ from minigames.actual import engine as E  # noqa: E402
 from minigames.actual.bot import RandomBot, SearchBot  # noqa: E402
 
 
-def actor(state: E.State) -> int:
-    """Return the seat that must act now."""
-    if state.phase == E.SETUP:
-        return 0 if state.setups[0] is None else 1
-    assert state.current is not None
-    return state.current
-
-
 def random_playouts(seconds: float, turn_limit: int, views: bool) -> tuple[float, float]:
     """Return (playouts per second, apply calls per second) for random-vs-random games.
 
@@ -43,13 +35,13 @@ def random_playouts(seconds: float, turn_limit: int, views: bool) -> tuple[float
         bots = (RandomBot(seed), RandomBot(seed + 1))
         state = E.initial_state({"turn_limit": turn_limit}, seed)
         while not E.is_terminal(state):
-            seat = actor(state)
+            seat = E.seat_to_act(state)
             legal = E.legal_actions(state, seat)
             if views:
                 action = bots[seat].choose(E.player_view(state, seat), legal)
             else:
                 action = bots[seat].rng.choice(
-                    [a for a in legal if a["type"] not in ("resign", "always_counter")]
+                    [a for a in legal if a["type"] not in ("resign", "counter_mode")]
                 )
             t = time.perf_counter()
             state = E.apply(state, action)
@@ -72,7 +64,7 @@ def search_match(games: int, budget: float, turn_limit: int) -> tuple[dict[str, 
         bots = {seat: search, 1 - seat: RandomBot(10_000 + game)}
         state = E.initial_state({"turn_limit": turn_limit}, game)
         while not E.is_terminal(state):
-            who = actor(state)
+            who = E.seat_to_act(state)
             view, legal = E.player_view(state, who), E.legal_actions(state, who)
             searches = search.searches
             t = time.perf_counter()

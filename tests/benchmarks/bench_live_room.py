@@ -1,16 +1,24 @@
-"""Benchmark the live room against the bare Channels yardstick, measured alike in one run.
+"""Benchmark the live room against a plain Django + Channels room and bare Channels, side by side.
 
-Each scenario runs on the project and on tests/benchmarks/bare_channels (a view that only
-does group_send, a consumer that only forwards), both started here on the same database
-and channel layer. A POST puts a marked event in a room; the delay counts from the POST to
-its arrival on each socket of the room; an arrival that never comes is "lost".
+Three apps on the same daphne, database, channel layer and session settings, started here:
+the project; the plain room (tests/benchmarks/plain_room/: a signed-in post with CSRF, one
+membership query, the sequence number and one INSERT in one transaction, a line rendered
+per audience and sent on commit, a socket that checks membership and forwards); and the
+bare floor (tests/benchmarks/bare_channels/: group_send and forward, nothing else). Each
+room has 1 GM and 5 players; a player posts. The delay counts from the POST to the marked
+event's arrival on each socket of the room; an arrival not there 5 s after the last post
+is "lost". Within a scenario the apps alternate, in an order rotated at each repetition.
 
-1. one room, N = 6, 20, 100 sockets;
-2. 200 rooms × 6 sockets, 100 events/s in all;
-3. the highest rate 50 rooms × 6 sockets sustain with p99 under 1 s and nothing lost;
-4. the same with two daphne processes behind nginx (with Redis);
-5. roll latency at 1 and 4 clients, against the yardstick's signed-in one-query view.
+1. cost: server CPU per post (a chat line, a 2D6 roll in the roll box; plain and bare post
+   their one kind), one room of 6 sockets at 10 posts/s;
+2. one room of 6, 20 and 100 sockets at 10 posts/s;
+3. the highest rate 50 rooms × 6 sockets sustain (p99 < 1 s, nothing lost, ≥ 90 % of the
+   intended posts made), one process each;
+4. the same with two daphne processes behind the deploy/ nginx (needs Redis: --postgres);
+5. 100 sockets joining one room at once: the time until every one shows a line posted as
+   soon as all are open.
 
+Targets, as ratios to plain measured in the same run, are printed met or unmet at the end.
 SQLite and the in-memory layer by default; `--postgres` for PostgreSQL + Redis (a scratch
 database, dropped at the end). `--smoke` runs every scenario at a toy size (CI: the figures
 mean nothing, the run must not break).
@@ -22,7 +30,10 @@ import argparse
 import asyncio
 import atexit
 import os
+import statistics
+import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
@@ -37,6 +48,7 @@ parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/0")
 parser.add_argument(
     "--only", default="", help="comma-separated scenario numbers to run (default: all)"
 )
+parser.add_argument("--repeats", type=int, default=None, help="repetitions of scenario 1")
 ARGS = parser.parse_args()
 SCRATCH_DATABASE = f"srs_bench_live_{os.getpid()}"
 
@@ -74,11 +86,9 @@ from django.conf import settings  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.test import Client  # noqa: E402
 
-from sessions_app.models import CheckRequest  # noqa: E402
-from sessions_app.services.checks import check_request  # noqa: E402
+from sessions_app.models import GameSession  # noqa: E402
 from tests.benchmarks import harness  # noqa: E402
 from tests.factories import (  # noqa: E402
-    CharacterFactory,
     GameSessionFactory,
     MembershipFactory,
     TableFactory,
@@ -86,21 +96,29 @@ from tests.factories import (  # noqa: E402
 )
 
 REDIS_URL = ARGS.redis_url if ARGS.postgres else None
+APPS = ("project", "plain", "bare")
+PLAYERS = 5
 SIZES = {
     # scenario: (full, smoke)
-    "one_room_sockets": ([6, 20, 100], [3]),
-    "one_room_events": (40, 4),
-    "many_rooms": ((200, 6, 100.0, 20.0), (3, 2, 10.0, 1.0)),
-    "ramp_rooms": ((50, 6), (3, 2)),
-    "ramp_rates": ([10, 25, 50, 100, 200, 400, 800], [10, 20]),
-    "ramp_seconds": (10.0, 1.0),
-    "rolls": (200, 8),
+    "cost_posts": (100, 4),
+    "cost_repeats": (3, 1),
+    "one_room_sockets": ([6, 20, 100], [6]),
+    "one_room_posts": (60, 4),
+    "ramp_rooms": (50, 2),
+    "ramp_rates": ([10, 15, 20, 30, 40, 60, 80, 120, 160], [10]),
+    "ramp_seconds": (5.0, 0.5),
+    "join_sockets": (100, 6),
+    # Seconds for the joins' presence frames to go by before the posts begin.
+    "settle": (1.0, 0.2),
 }
 
 
 def size(name: str):
     full, smoke = SIZES[name]
     return smoke if ARGS.smoke else full
+
+
+RAMP_LABEL = f"{size('ramp_rooms')} rooms × {1 + PLAYERS}"
 
 
 def _cookie(user) -> str:
@@ -110,152 +128,247 @@ def _cookie(user) -> str:
 
 
 class Tables:
-    """Sessions to put sockets in: one GM, one player who is a member of every table."""
+    """Rooms to put sockets in: sessions of tables with one GM and the same five players."""
 
     def __init__(self) -> None:
         self.gm = UserFactory(username="bench-gm")
-        self.player = UserFactory(username="bench-player")
-        self.cookie = _cookie(self.player)
+        self.players = [UserFactory(username=f"bench-player-{n}") for n in range(PLAYERS)]
+        self.cookies = {user.pk: _cookie(user) for user in [self.gm, *self.players]}
         self.sessions = []
 
-    def rooms(self, count: int) -> list[tuple[int, str]]:
+    def members(self, count: int) -> harness.Members:
         while len(self.sessions) < count:
             table = TableFactory(gm=self.gm)
-            MembershipFactory(table=table, user=self.player)
+            for player in self.players:
+                MembershipFactory(table=table, user=player)
             self.sessions.append(GameSessionFactory(table=table))
-        return [(session.pk, self.cookie) for session in self.sessions[:count]]
-
-
-def _wanted(number: int) -> bool:
-    return not ARGS.only or str(number) in ARGS.only.split(",")
-
-
-def _side_by_side(deployments, tables, rooms: int, **measure) -> dict:
-    results = {}
-    for name, deployment in deployments.items():
-        target = (
-            harness.bare_rooms(deployment, rooms)
-            if deployment.app == "bare"
-            else harness.project_rooms(deployment, tables.rooms(rooms))
+        players = [self.cookies[player.pk] for player in self.players]
+        return harness.Members(
+            session_ids=[session.pk for session in self.sessions[:count]],
+            poster=players[0],
+            gm=self.cookies[self.gm.pk],
+            players=players,
         )
-        results[name] = asyncio.run(harness.measure_rooms(target, **measure))
-    return results
 
 
-def one_room(deployments, tables) -> None:
-    print("1. one room, events at 10/s")
-    for sockets in size("one_room_sockets"):
-        results = _side_by_side(
-            deployments, tables, 1, per_room=sockets, rate=10.0, events=size("one_room_events")
+def rooms_for(
+    deployment: harness.Deployment, tables: Tables, count: int, action="chat", *, fresh=False
+):
+    """`fresh`: the project's sockets sync as a page loaded just now does."""
+    if deployment.app == "bare":
+        return harness.bare_rooms(deployment, count)
+    members = tables.members(count)
+    if deployment.app == "plain":
+        return harness.plain_rooms(deployment, members)
+    if fresh:
+        members.last_seqs = list(
+            GameSession.objects.filter(pk__in=members.session_ids)
+            .order_by("pk")
+            .values_list("last_seq", flat=True)
         )
-        for name, result in results.items():
-            print("  " + result.line(f"{name}, {sockets} sockets"))
+    return harness.project_rooms(deployment, members, action=action)
 
 
-def many_rooms(deployments, tables) -> None:
-    rooms, per_room, rate, seconds = size("many_rooms")
-    print(f"2. {rooms} rooms × {per_room} sockets, {rate:.0f} events/s in all, {seconds:.0f} s")
-    results = _side_by_side(
-        deployments, tables, rooms, per_room=per_room, rate=rate, seconds=seconds
-    )
-    for name, result in results.items():
-        print("  " + result.line(name))
+def rotated(items, turn: int) -> list:
+    items = list(items)
+    turn %= len(items)
+    return items[turn:] + items[:turn]
 
 
-def highest_rate(deployments, tables, label: str) -> None:
-    rooms, per_room = size("ramp_rooms")
-    print(f"{label}: highest rate with p99 < 1 s and nothing lost, {rooms} rooms × {per_room}")
-    for name, deployment in deployments.items():
-        best = None
-        for rate in size("ramp_rates"):
-            target = (
-                harness.bare_rooms(deployment, rooms)
-                if deployment.app == "bare"
-                else harness.project_rooms(deployment, tables.rooms(rooms))
-            )
+class Targets:
+    """Each target: met or unmet, with the ratio it was judged on."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def ratio(self, label: str, value: float, base: float, *, at_most=None, at_least=None):
+        ratio = value / base if base else float("inf")
+        met = (at_most is None or ratio <= at_most) and (at_least is None or ratio >= at_least)
+        bound = f"≤ {at_most}×" if at_most is not None else f"≥ {at_least}×"
+        self.lines.append(
+            f"  {'met  ' if met else 'UNMET'}  {label}: {ratio:.2f}× plain's (target {bound})"
+        )
+
+    def check(self, label: str, met: bool, detail: str) -> None:
+        self.lines.append(f"  {'met  ' if met else 'UNMET'}  {label}: {detail}")
+
+    def show(self) -> None:
+        print("targets")
+        for line in self.lines:
+            print(line)
+
+
+def cost(deployments, tables, targets: Targets, stack: str) -> None:
+    posts = size("cost_posts")
+    print(f"1. cost per post: one room, 1 GM + {PLAYERS} players, {posts} posts at 10/s")
+    variants = [("project chat", "project", "chat"), ("project roll", "project", "roll")]
+    variants += [(app, app, "chat") for app in APPS if app != "project"]
+    per_post: dict[str, list[float]] = {name: [] for name, _, _ in variants}
+    repeats = ARGS.repeats or size("cost_repeats")
+    for turn in range(repeats):
+        for name, app, action in rotated(variants, turn):
+            rooms = rooms_for(deployments[app], tables, 1, action)
             result = asyncio.run(
                 harness.measure_rooms(
-                    target, per_room=per_room, rate=rate, seconds=size("ramp_seconds")
+                    rooms, per_room=1 + PLAYERS, rate=10.0, events=posts, settle=size("settle")
+                )
+            )
+            per_post[name].append(result.cpu_per_post)
+            print("  " + result.line(f"{name} (#{turn + 1})"))
+    cpu = {name: statistics.median(values) for name, values in per_post.items()}
+    print("  server CPU per post, median of the repetitions:")
+    for name, value in cpu.items():
+        ratio = value / cpu["plain"] if cpu["plain"] else float("nan")
+        print(f"    {name:<14} {value * 1000:6.1f} ms  {ratio:4.2f}× plain")
+    targets.ratio(f"CPU per chat post, {stack}", cpu["project chat"], cpu["plain"], at_most=1.3)
+    targets.ratio(f"CPU per roll post, {stack}", cpu["project roll"], cpu["plain"], at_most=1.6)
+
+
+def one_room(deployments, tables, targets: Targets) -> None:
+    posts = size("one_room_posts")
+    print(f"2. one room at 10 posts/s, {posts} posts")
+    for turn, sockets in enumerate(size("one_room_sockets")):
+        results = {}
+        for app in rotated(APPS, turn):
+            rooms = rooms_for(deployments[app], tables, 1)
+            results[app] = asyncio.run(
+                harness.measure_rooms(
+                    rooms, per_room=sockets, rate=10.0, events=posts, settle=size("settle")
+                )
+            )
+        for app in APPS:
+            print("  " + results[app].line(f"{app}, {sockets} sockets"))
+        project, plain = results["project"], results["plain"]
+        targets.ratio(
+            f"one room of {sockets} sockets, p99",
+            project.percentile(0.99),
+            plain.percentile(0.99),
+            at_most=1.5,
+        )
+        targets.check(
+            f"one room of {sockets} sockets, nothing lost",
+            project.lost == 0 and project.unopened == 0,
+            f"project lost {project.lost}/{project.expected}, plain {plain.lost}/{plain.expected}",
+        )
+
+
+def _sustained(result: harness.Result, rate: float) -> bool:
+    return (
+        result.percentile(0.99) < 1.0
+        and result.lost == 0
+        and result.unopened == 0
+        and result.post_errors == 0
+        and result.posted_per_second >= 0.9 * rate
+    )
+
+
+def highest_rate(deployments, tables, label: str) -> dict[str, float]:
+    """The highest step each app sustains, the apps taking turns at each step."""
+    rooms_count, per_room = size("ramp_rooms"), 1 + PLAYERS
+    print(f"{label}: highest rate, p99 < 1 s and nothing lost, {rooms_count} rooms × {per_room}")
+    best = dict.fromkeys(deployments, 0.0)
+    going = set(deployments)
+    for turn, rate in enumerate(size("ramp_rates")):
+        for name in rotated(deployments, turn):
+            if name not in going:
+                continue
+            deployment = deployments[name]
+            result = asyncio.run(
+                harness.measure_rooms(
+                    rooms_for(deployment, tables, rooms_count),
+                    per_room=per_room,
+                    rate=rate,
+                    seconds=size("ramp_seconds"),
+                    settle=size("settle"),
                 )
             )
             print("  " + result.line(f"{name} at {rate}/s"))
-            sustained = (
-                result.percentile(0.99) < 1.0
-                and result.lost == 0
-                and result.unopened == 0
-                and result.post_errors == 0
-                and result.posted_per_second >= 0.9 * rate
-            )
-            if not sustained:
-                break
-            best = rate
-        print(f"  {name}: highest sustained rate {best or 'below the first step'} events/s")
+            if _sustained(result, rate):
+                best[name] = rate
+            else:
+                going.discard(name)
+        if not going:
+            break
+    for name, rate in best.items():
+        print(f"  {name}: highest sustained rate {rate or 'below the first step'} posts/s")
+    return best
 
 
-def rolls(project, bare, tables) -> None:
-    count = size("rolls")
-    print(f"5. roll latency against a signed-in one-query view, {count} requests each")
-    table = TableFactory(gm=tables.gm)
-    MembershipFactory(table=table, user=tables.player)
-    session = GameSessionFactory(table=table)
-    pc = CharacterFactory(
-        table=table, owner=tables.player, name="Aki", judgement_values={"Strength": 4}
-    )
-    session.characters.add(pc)
-    for clients in (1, 4):
-        pending = [
-            check_request(
-                session=session,
-                by=tables.gm,
-                character=pc,
-                label=f"bench {n}",
-                value_name="Strength",
-                difficulty=9,
-            ).pk
-            for n in range(count)
-        ]
-        roll = harness.post_form(
-            lambda n, pending=pending: f"/sessions/{session.pk}/checks/{pending[n]}/roll/",
-            tables.cookie,
-        )
-        latencies, usage = harness.request_latencies(
-            project.port, roll, clients=clients, requests=count, pids=project.pids()
-        )
-        print("  " + harness.latency_line(f"project roll, {clients} client(s)", latencies, usage))
-        latencies, usage = harness.request_latencies(
-            bare.port,
-            harness.get("/me/", tables.cookie),
-            clients=clients,
-            requests=count,
-            pids=bare.pids(),
-        )
+def join(deployments, tables, targets: Targets) -> None:
+    sockets = size("join_sockets")
+    print(f"5. {sockets} sockets joining one room at once")
+    settled = {}
+    for app in rotated(APPS, 0):
+        rooms = rooms_for(deployments[app], tables, 1, fresh=True)
+        took, unopened, missing = asyncio.run(harness.join_storm(rooms, sockets))
+        settled[app] = took
         print(
-            "  "
-            + harness.latency_line(f"bare one-query view, {clients} client(s)", latencies, usage)
+            f"  {app:<8} all settled in {took:6.2f} s"
+            f"  ({unopened} sockets refused, {missing} never showed the line)"
         )
-        CheckRequest.objects.filter(pk__in=pending, status=CheckRequest.Status.PENDING).update(
-            status=CheckRequest.Status.CANCELLED
-        )
+    targets.ratio(
+        f"{sockets} sockets joining, time to settle",
+        settled["project"],
+        settled["plain"],
+        at_most=2,
+    )
+
+
+def _collect_static_for_production() -> None:
+    """The servers run with DEBUG=0, whose static storage needs the manifest (a roll's card
+    names its dice pictures through it); `collectstatic` under DEBUG=1 writes none."""
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
+        cwd=PROJECT_DIR,
+        env={**os.environ, **harness.PRODUCTION_ENV},
+        check=True,
+    )
+
+
+def _warm_up(deployments, tables) -> None:
+    """A few posts of each kind to each app first: templates compiled, connections open,
+    so that no measured run pays for being the first."""
+    for app, deployment in deployments.items():
+        for action in ("chat", "roll") if app == "project" else ("chat",):
+            rooms = rooms_for(deployment, tables, 1, action)
+            asyncio.run(harness.measure_rooms(rooms, per_room=2, rate=10.0, events=10, settle=0.2))
+
+
+def _start_all(**options) -> dict[str, harness.Deployment]:
+    """The three apps' servers, started side by side (each waits for its daphne to answer)."""
+    with ThreadPoolExecutor(max_workers=len(APPS)) as pool:
+        started = {app: pool.submit(harness.start_servers, app, **options) for app in APPS}
+    return {app: future.result() for app, future in started.items()}
 
 
 def main() -> int:
     call_command("migrate", verbosity=0)
-    stack = "PostgreSQL + Redis" if ARGS.postgres else "SQLite + in-memory layer"
-    print(f"live room vs bare Channels, one daphne process each (DEBUG=0), {stack}")
+    _collect_static_for_production()
+    stack = "PostgreSQL + Redis" if ARGS.postgres else "SQLite"
+    layer = "Redis layer" if ARGS.postgres else "in-memory layer"
+    print(f"live room: project, plain and bare, one daphne process each (DEBUG=0), {stack}")
+    print(f"  {layer}; load {os.getloadavg()[0]:.1f} at the start, {os.cpu_count()} cores")
     tables = Tables()
-    deployments = {
-        "bare": harness.start_servers("bare", redis_url=REDIS_URL),
-        "project": harness.start_servers("project", redis_url=REDIS_URL),
-    }
+    targets = Targets()
+    deployments = _start_all(redis_url=REDIS_URL)
+    single = {}
     try:
+        if not ARGS.smoke:
+            _warm_up(deployments, tables)
         if _wanted(1):
-            one_room(deployments, tables)
+            cost(deployments, tables, targets, stack)
         if _wanted(2):
-            many_rooms(deployments, tables)
+            one_room(deployments, tables, targets)
         if _wanted(3):
-            highest_rate(deployments, tables, "3")
+            single = highest_rate(deployments, tables, "3")
+            targets.ratio(
+                f"{RAMP_LABEL}, highest rate, {stack}, one process",
+                single["project"],
+                single["plain"],
+                at_least=0.75,
+            )
         if _wanted(5):
-            rolls(deployments["project"], deployments["bare"], tables)
+            join(deployments, tables, targets)
     finally:
         for deployment in deployments.values():
             deployment.stop()
@@ -263,20 +376,31 @@ def main() -> int:
         if not REDIS_URL:
             print("4. two processes behind nginx: needs Redis (--postgres)")
         else:
-            fronted = {
-                "bare ×2 + nginx": harness.start_servers(
-                    "bare", processes=2, redis_url=REDIS_URL, nginx=True
-                ),
-                "project ×2 + nginx": harness.start_servers(
-                    "project", processes=2, redis_url=REDIS_URL, nginx=True
-                ),
-            }
+            fronted = _start_all(processes=2, redis_url=REDIS_URL, nginx=True)
             try:
-                highest_rate(fronted, tables, "4")
+                double = highest_rate(fronted, tables, "4 (two processes + nginx)")
             finally:
                 for deployment in fronted.values():
                     deployment.stop()
+            targets.ratio(
+                f"{RAMP_LABEL}, highest rate, two processes + nginx",
+                double["project"],
+                double["plain"],
+                at_least=0.75,
+            )
+            if single:
+                scale = double["project"] / single["project"] if single["project"] else 0.0
+                targets.check(
+                    "two processes ≥ 1.7× one (project)",
+                    scale >= 1.7,
+                    f"{scale:.2f}× (plain {double['plain'] / (single['plain'] or 1):.2f}×)",
+                )
+    targets.show()
     return 0
+
+
+def _wanted(number: int) -> bool:
+    return not ARGS.only or str(number) in ARGS.only.split(",")
 
 
 if __name__ == "__main__":

@@ -1,8 +1,10 @@
-"""Benchmark the session review page and the three log exports, 50 against 5,000 events.
+"""Benchmark the session room, the review page and the three log exports, 50 against 5,000
+events (`--large 50000` for the size of a long imported log).
 
 Prints, side by side in one run, for a player and for the GM: the median time and the
 number of database queries of each page at both sizes, the time ratio, and whether the
-query counts are equal (they must be: no query per event).
+query counts stay bounded (no query per event: the log is read a chunk of events at a time,
+so a larger log may take one more query or two per chunk, never one per event).
 
 Run it with `make bench` (or `.venv/bin/python tests/benchmarks/bench_review.py`).
 """
@@ -31,6 +33,7 @@ from django.db import connection, transaction  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.urls import reverse  # noqa: E402
 
+from sessions_app import log_export  # noqa: E402
 from sessions_app.models import GameSession, TimelineEvent  # noqa: E402
 from tests.factories import (  # noqa: E402
     GameSessionFactory,
@@ -40,6 +43,7 @@ from tests.factories import (  # noqa: E402
 )
 
 PAGES = [
+    ("room page", "session_room"),
     ("review page", "session_review"),
     ("export HTML", "session_export_html"),
     ("export Markdown", "session_export_markdown"),
@@ -132,6 +136,14 @@ def build_session(size: int, gm, player, other) -> GameSession:
     return session
 
 
+def _fetch(client: Client, url: str):
+    """GET the page and read all of it: a streamed export costs its time while it is read."""
+    response = client.get(url)
+    if response.streaming:
+        response.content_length = sum(len(chunk) for chunk in response.streaming_content)
+    return response
+
+
 def measure(client: Client, url: str, repeats: int) -> tuple[float, int]:
     """Return the median seconds of a GET and its query count.
 
@@ -139,7 +151,7 @@ def measure(client: Client, url: str, repeats: int) -> tuple[float, int]:
     One request goes first, unmeasured: the first request of a client also loads its session
     and user into the cache, a query that is not the page's (and a cold start).
     """
-    if client.get(url).status_code != 200:
+    if _fetch(client, url).status_code != 200:
         raise RuntimeError(f"{url} did not answer 200")
     statements = []
 
@@ -152,12 +164,22 @@ def measure(client: Client, url: str, repeats: int) -> tuple[float, int]:
         statements.clear()
         with connection.execute_wrapper(count):
             start = time.perf_counter()
-            response = client.get(url)
+            response = _fetch(client, url)
             timings.append(time.perf_counter() - start)
         if response.status_code != 200:
             raise RuntimeError(f"{url} answered {response.status_code}")
         queries = len(statements)
     return statistics.median(timings), queries
+
+
+def _chunk_queries(events: int) -> int:
+    """The queries a log of this many events may take beyond a small one's: per chunk, its
+    events and their audiences; per outline chunk, the outline and the JSON's faces."""
+
+    def chunks(size: int) -> int:
+        return -(-events // size)
+
+    return 2 * chunks(log_export.CHUNK) + 2 * chunks(log_export.OUTLINE_CHUNK) + 2
 
 
 def main() -> int:
@@ -188,7 +210,7 @@ def main() -> int:
         print(f"\nAs the {who}:")
         print(
             f"{'page':<16} {'time ' + str(args.small):>10} {'time ' + str(args.large):>11} "
-            f"{'ratio':>7} {'queries':>8} {'queries':>8} {'equal':>6}"
+            f"{'ratio':>7} {'queries':>8} {'queries':>8} {'bounded':>8}"
         )
         for label, name in PAGES:
             small_time, small_queries = measure(
@@ -197,15 +219,15 @@ def main() -> int:
             large_time, large_queries = measure(
                 client, reverse(name, args=[large.pk]), args.repeats
             )
-            equal = small_queries == large_queries
+            equal = large_queries <= small_queries + _chunk_queries(args.large)
             all_equal = all_equal and equal
             print(
                 f"{label:<16} {small_time * 1000:>8.1f}ms {large_time * 1000:>9.1f}ms "
                 f"{large_time / small_time:>6.1f}x {small_queries:>8} {large_queries:>8} "
-                f"{'yes' if equal else 'NO':>6}"
+                f"{'yes' if equal else 'NO':>8}"
             )
     print(
-        f"\nQuery counts equal for {args.small} and {args.large} events: "
+        f"\nQuery counts bounded by chunks for {args.small} and {args.large} events: "
         f"{'yes' if all_equal else 'NO'}"
     )
     print(

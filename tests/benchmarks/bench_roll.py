@@ -76,6 +76,7 @@ from django.conf import settings  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connections  # noqa: E402
 from django.test import Client  # noqa: E402
+from django.utils.module_loading import import_string  # noqa: E402
 
 from sessions_app.models import CheckRequest  # noqa: E402
 from sessions_app.services.checks import check_request  # noqa: E402
@@ -247,7 +248,7 @@ def _run(label: str, extra_env: dict[str, str]) -> None:
     }
     session_id = table.session.pk
     this = DaphneServer(extra_env=production)
-    targets = {"this": Target(this, table.cookie(settings.AUTHENTICATION_BACKENDS[0]), session_id)}
+    targets = {"this": Target(this, table.cookie(_signing_in_backend()), session_id)}
     try:
         if ARGS.baseline:
             baseline = DaphneServer(
@@ -271,16 +272,33 @@ def _run(label: str, extra_env: dict[str, str]) -> None:
             target.server.stop()
 
 
+# The first backend that can load a signed-in user: a throttling backend such as
+# django-axes' comes first in the list but only refuses logins, and a session naming it
+# is signed in nowhere.
+_SIGNING_IN_BACKEND = """
+import django
+django.setup()
+from django.conf import settings
+from django.utils.module_loading import import_string
+print(next(path for path in settings.AUTHENTICATION_BACKENDS
+           if hasattr(import_string(path), "get_user")))
+"""
+
+
+def _signing_in_backend() -> str:
+    return next(
+        path
+        for path in settings.AUTHENTICATION_BACKENDS
+        if hasattr(import_string(path), "get_user")
+    )
+
+
 def _authentication_backend(project_dir: Path) -> str:
-    """The first authentication backend another checkout's settings name: a session made
-    for another backend is not signed in there."""
+    """The backend another checkout signs users in with: a session made for another
+    backend is not signed in there."""
     found = subprocess.run(
-        [
-            str(project_dir / ".venv" / "bin" / "python"),
-            "-c",
-            "from config import settings; print(getattr(settings, 'AUTHENTICATION_BACKENDS', "
-            "['django.contrib.auth.backends.ModelBackend'])[0])",
-        ],
+        [str(project_dir / ".venv" / "bin" / "python"), "-c", _SIGNING_IN_BACKEND],
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"},
         cwd=project_dir,
         capture_output=True,
         text=True,

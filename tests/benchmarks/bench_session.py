@@ -72,7 +72,14 @@ def _session_with_events(count: int, index: int):
         session.characters.add(character, through_defaults={"slot": slot})
         characters.append(character)
     phase_advance(session=session, by=gm, from_phase="preplay")
-    scene_start(session=session, by=gm, scene_player=characters[0], title="Opening")
+    scene_start(
+        session=session,
+        by=gm,
+        scene_player=characters[0],
+        title="Opening",
+        place="The inn",
+        purpose="To meet the contact",
+    )
     stage_bring_in(session=session, by=gm, character=characters[1])
     with transaction.atomic():
         while session.last_seq < count:

@@ -1,13 +1,14 @@
 """A harness for live-room benchmarks: servers, sockets in rooms, events at a rate, latencies.
 
-Both the project and the bare Channels yardstick (tests/benchmarks/bare_channels/) are
+The project, the plain room (tests/benchmarks/plain_room/: what a minimal Django +
+Channels room costs) and the bare Channels floor (tests/benchmarks/bare_channels/) are
 started and measured the same way: a POST puts a marked event in a room, and every socket
 in that room must show the marker; the delay counts from the moment the POST is sent. Use
 it from a script that has set up Django on the benchmark's database
 (`environment.use_benchmark_environment`), as bench_live_room.py does:
 
     deployment = start_servers("project", processes=2, redis_url=..., nginx=True)
-    rooms = project_rooms(deployment, sessions)       # or bare_rooms(deployment, 200)
+    rooms = project_rooms(deployment, sessions)   # plain_rooms(…), bare_rooms(deployment, 200)
     result = asyncio.run(measure_rooms(rooms, per_room=6, rate=100, seconds=20))
     print(result.line("project, 200×6 at 100/s"))
     deployment.stop()
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import http.client
 import json
 import os
@@ -31,7 +33,11 @@ from dataclasses import dataclass, field
 from tests.live_server import DaphneServer, NginxServer
 
 PRODUCTION_ENV = {"DEBUG": "0", "ALLOWED_HOSTS": "127.0.0.1,localhost", "SECURE_SSL_REDIRECT": "0"}
-BARE_APPLICATION = "tests.benchmarks.bare_channels.asgi:application"
+APPLICATIONS = {
+    "project": "config.asgi:application",
+    "plain": "tests.benchmarks.plain_room.asgi:application",
+    "bare": "tests.benchmarks.bare_channels.asgi:application",
+}
 CSRF = "b" * 32
 _CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -94,8 +100,8 @@ def start_servers(
     nginx: bool = False,
     extra_env: dict[str, str] | None = None,
 ) -> Deployment:
-    """Start `processes` daphne processes of the project ("project") or the yardstick
-    ("bare") on the benchmark's database, with production settings; Redis when
+    """Start `processes` daphne processes of the project ("project") or a yardstick
+    ("plain", "bare") on the benchmark's database, with production settings; Redis when
     `redis_url` is given (several processes need it); nginx in front when asked."""
     if processes > 1 and not redis_url:
         raise ValueError("several processes share rooms only through Redis: give redis_url")
@@ -106,7 +112,7 @@ def start_servers(
         env.update({"REDIS_URL": redis_url, "CHANNELS_PREFIX": prefix})
     else:
         env["REDIS_URL"] = ""
-    application = BARE_APPLICATION if app == "bare" else "config.asgi:application"
+    application = APPLICATIONS[app]
     servers = [DaphneServer(extra_env=env, application=application) for _ in range(processes)]
     front = NginxServer([server.port for server in servers]) if nginx else None
     return Deployment(app, servers, front, prefix, redis_url)
@@ -146,6 +152,7 @@ class Usage:
         busy, total = _machine_busy_and_total()
         machine = (busy - self.machine[0]) / max(1, total - self.machine[1])
         return {
+            "server_cpu_seconds": used,
             "server_cpu_percent": 100 * used / wall if wall else 0.0,
             "machine_busy_percent": 100 * machine,
             "load_1min": os.getloadavg()[0],
@@ -162,9 +169,9 @@ class Rooms:
     deployment: Deployment
     count: int
     socket_path: callable
-    socket_headers: callable
+    socket_headers: callable  # (room, n-th socket of the room) -> headers
     post: callable  # (connection, room, text) -> None, raises on a refusal
-    hello: str | None = None  # first frame a socket sends after connecting
+    hello: callable | None = None  # (room) -> the first frame a socket sends, if any
 
 
 def bare_rooms(deployment: Deployment, count: int) -> Rooms:
@@ -175,32 +182,84 @@ def bare_rooms(deployment: Deployment, count: int) -> Rooms:
         deployment,
         count,
         socket_path=lambda room: f"/ws/r{room}/",
-        socket_headers=lambda room: {"Origin": deployment.url},
+        socket_headers=lambda room, _n: {"Origin": deployment.url},
         post=post,
     )
 
 
-def project_rooms(deployment: Deployment, sessions: list[tuple[int, str]]) -> Rooms:
-    """`sessions`: (session id, Cookie header of a member) for each room."""
+@dataclass
+class Members:
+    """The session ids of the rooms, and Cookie headers: the poster's (a player) and, for
+    each socket of a room in turn, the GM's first and then the players' round."""
 
+    session_ids: list[int]
+    poster: str
+    gm: str
+    players: list[str]
+    # The last sequence number each room's page shows, for sockets that sync as a freshly
+    # loaded page does; None: past any number, so that only live events count.
+    last_seqs: list[int] | None = None
+
+    def socket_cookie(self, n: int) -> str:
+        return self.gm if n == 0 else self.players[(n - 1) % len(self.players)]
+
+
+def _signed_in_rooms(deployment: Deployment, members: Members, post_path, fields, **rest):
     def post(connection, room: int, text: str) -> None:
-        session_id, cookie = sessions[room]
         _request(
             connection,
             "POST",
-            f"/sessions/{session_id}/chat/",
-            {"text": text},
-            {"Cookie": f"{cookie}; csrftoken={CSRF}", "X-CSRFToken": CSRF, "HX-Request": "true"},
+            post_path(members.session_ids[room]),
+            fields(text),
+            {
+                "Cookie": f"{members.poster}; csrftoken={CSRF}",
+                "X-CSRFToken": CSRF,
+                "HX-Request": "true",
+            },
         )
 
     return Rooms(
         deployment,
-        len(sessions),
-        socket_path=lambda room: f"/ws/sessions/{sessions[room][0]}/",
-        socket_headers=lambda room: {"Origin": deployment.url, "Cookie": sessions[room][1]},
+        len(members.session_ids),
+        socket_headers=lambda room, n: {
+            "Origin": deployment.url,
+            "Cookie": members.socket_cookie(n),
+        },
         post=post,
-        # Nothing to catch up on: only live events count.
-        hello=json.dumps({"type": "sync", "last_seq": 10**9}),
+        **rest,
+    )
+
+
+def project_rooms(deployment: Deployment, members: Members, *, action: str = "chat") -> Rooms:
+    """The project's sessions, where the poster says a line ("chat") or rolls 2D6 in the
+    roll box ("roll"); the text carries the marker either way (a roll's label)."""
+    post_path, fields = {
+        "chat": (lambda sid: f"/sessions/{sid}/chat/", lambda text: {"text": text}),
+        "roll": (lambda sid: f"/sessions/{sid}/roll/", lambda text: {"text": f"2D6 {text}"}),
+    }[action]
+    return _signed_in_rooms(
+        deployment,
+        members,
+        post_path,
+        fields,
+        socket_path=lambda room: f"/ws/sessions/{members.session_ids[room]}/",
+        hello=lambda room: json.dumps(
+            {
+                "type": "sync",
+                "last_seq": members.last_seqs[room] if members.last_seqs else 10**9,
+            }
+        ),
+    )
+
+
+def plain_rooms(deployment: Deployment, members: Members) -> Rooms:
+    """The same sessions through the plain room (tests/benchmarks/plain_room/)."""
+    return _signed_in_rooms(
+        deployment,
+        members,
+        lambda sid: f"/plain/{sid}/post/",
+        lambda text: {"text": text},
+        socket_path=lambda room: f"/ws/plain/{members.session_ids[room]}/",
     )
 
 
@@ -240,6 +299,15 @@ class Result:
     def lost(self) -> int:
         return self.expected - self.delivered
 
+    @property
+    def posted(self) -> int:
+        return self.events - self.post_errors
+
+    @property
+    def cpu_per_post(self) -> float:
+        """Seconds of server CPU per post made, everything the post set going included."""
+        return self.usage.get("server_cpu_seconds", 0.0) / max(1, self.posted)
+
     def percentile(self, fraction: float) -> float:
         return percentile(self.delays, fraction) if self.delays else float("nan")
 
@@ -250,6 +318,7 @@ class Result:
             f"  lost {self.lost}/{self.expected}"
             + (f" ({self.unopened} sockets refused)" if self.unopened else "")
             + f"  posts {self.posted_per_second:6.1f}/s ({self.post_errors} refused)"
+            f"  CPU/post {self.cpu_per_post * 1000:5.1f} ms"
             f"  server CPU {self.usage.get('server_cpu_percent', 0):5.0f}%"
             f"  machine {self.usage.get('machine_busy_percent', 0):3.0f}%"
             f"  load {self.usage.get('load_1min', 0):4.1f}"
@@ -272,13 +341,13 @@ async def open_sockets(
     base = rooms.deployment.url.replace("http://", "ws://")
     gate = asyncio.Semaphore(at_once)
 
-    async def one(room: int):
+    async def one(room: int, n: int):
         for attempt in range(attempts):
             async with gate:
                 try:
                     socket = await connect(
                         base + rooms.socket_path(room),
-                        additional_headers=rooms.socket_headers(room),
+                        additional_headers=rooms.socket_headers(room, n),
                         ping_interval=None,
                         max_queue=None,
                         open_timeout=60,
@@ -287,14 +356,14 @@ async def open_sockets(
                     last = error
                 else:
                     if rooms.hello:
-                        await socket.send(rooms.hello)
+                        await socket.send(rooms.hello(room))
                     return room, socket
             await asyncio.sleep(0.5 * (attempt + 1))
         print(f"  socket to room {room} not opened: {last!r}")
         return None
 
     opened = await asyncio.gather(
-        *(one(room) for room in range(rooms.count) for _ in range(per_room))
+        *(one(room, n) for room in range(rooms.count) for n in range(per_room))
     )
     sockets = [pair for pair in opened if pair is not None]
     return sockets, len(opened) - len(sockets)
@@ -467,3 +536,42 @@ def post_form(path_for, cookie: str, fields: dict | None = None):
         )
 
     return send
+
+
+async def join_storm(rooms: Rooms, sockets: int, *, grace: float = 30.0) -> tuple[float, int, int]:
+    """`sockets` websockets joining room 0 all at once; one line is posted as soon as all
+    are open. Returns the seconds from the first connect until every socket showed the line
+    (its joins' traffic, queued before it, gone through), how many sockets were refused,
+    and how many never showed the line within `grace` seconds."""
+    run = f"{os.getpid()}j{time.time_ns() % 10**9}"
+    text = f"bm{run}n0z"
+    started = time.perf_counter()
+    first_room = dataclasses.replace(rooms, count=1)
+    opened, unopened = await open_sockets(first_room, sockets, at_once=sockets)
+    arrived: list[float] = []
+
+    async def listen(socket) -> None:
+        with contextlib.suppress(Exception):
+            async for frame in socket:
+                if isinstance(frame, str) and text in frame:
+                    arrived.append(time.perf_counter())
+                    return
+
+    listeners = [asyncio.create_task(listen(socket)) for _, socket in opened]
+
+    def post() -> None:
+        connection = http.client.HTTPConnection("127.0.0.1", rooms.deployment.port, timeout=30)
+        try:
+            rooms.post(connection, 0, text)
+        finally:
+            connection.close()
+
+    await asyncio.get_running_loop().run_in_executor(None, post)
+    deadline = time.perf_counter() + grace
+    while len(arrived) < len(opened) and time.perf_counter() < deadline:
+        await asyncio.sleep(0.02)
+    settled = (max(arrived) if arrived else time.perf_counter()) - started
+    for task in listeners:
+        task.cancel()
+    await asyncio.gather(*(socket.close() for _, socket in opened), return_exceptions=True)
+    return settled, unopened, len(opened) - len(arrived)

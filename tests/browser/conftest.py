@@ -41,6 +41,63 @@ def browser_type_launch_args(browser_type_launch_args):
     }
 
 
+CONSOLE_ERRORS = pytest.StashKey[list]()
+
+
+@pytest.fixture(autouse=True)
+def console_errors(request):
+    """Collect every console error and uncaught exception of every page the test opens.
+
+    A CSP violation, an htmx error event (it logs with console.error) and a script that throws
+    all land here; the test fails on any of them (see pytest_runtest_call below). Each browser
+    context a test makes is watched from its creation, so no page slips through.
+    """
+    found: list[str] = []
+    request.node.stash[CONSOLE_ERRORS] = found
+    if "browser" not in request.fixturenames:
+        yield found
+        return
+    browser = request.getfixturevalue("browser")
+    original = browser.new_context
+
+    def watched_context(*args, **kwargs):
+        context = original(*args, **kwargs)
+
+        def on_console(message):
+            # A form refused with its message comes back as 400 Bad Request, which the
+            # browser logs as a failed load: the refusal is the app's answer, not an error.
+            if message.type == "error" and "status of 400 (Bad Request)" not in message.text:
+                where = message.page.url if message.page else "?"
+                found.append(f"console error on {where}: {message.text}")
+
+        def on_page_error(error):
+            where = error.page.url if error.page else "?"
+            found.append(f"uncaught error on {where}: {error.error}")
+
+        context.on("console", on_console)
+        context.on("weberror", on_page_error)
+        return context
+
+    browser.new_context = watched_context
+    try:
+        yield found
+    finally:
+        del browser.new_context
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    # Checked when the test body ends, before its fixtures stop the server: the sockets a
+    # stopping server drops are not the page's fault.
+    result = yield
+    found = item.stash.get(CONSOLE_ERRORS, [])
+    if found:
+        pytest.fail(
+            "The browser reported errors:\n" + "\n".join(dict.fromkeys(found)), pytrace=False
+        )
+    return result
+
+
 @pytest.fixture
 def live_server_url(transactional_db):
     shipped_rules_profiles()

@@ -36,10 +36,18 @@ _PANELS_JS = """() => {
   const ids = ["afterplay-link", "stage", "cast-panel", "gm-controls", "player-controls",
                "check-items", "timeline-items", "matches", "chat-form", "check-request-form",
                "contest-form", "npc-roll-form", "characters", "roll-box"];
+  // And every panel the page marks as live (the after-play and experience pages' too).
+  document.querySelectorAll("[data-live-panel][id]").forEach((element) => {
+    if (!ids.includes(element.id)) ids.push(element.id);
+  });
   const seen = {};
   for (const id of ids) {
     const element = document.getElementById(id);
-    seen[id] = element ? element.textContent.replace(/\\s+/g, " ").trim() : null;
+    if (!element) { seen[id] = null; continue; }
+    // Unread counts on the channel tabs are the page's own: a fresh load starts with none.
+    const copy = element.cloneNode(true);
+    copy.querySelectorAll("[data-unread]").forEach((count) => count.remove());
+    seen[id] = copy.textContent.replace(/\\s+/g, " ").trim();
   }
   const board = document.querySelector(".match-board");
   if (board && !document.getElementById("matches")) {

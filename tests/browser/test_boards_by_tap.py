@@ -161,3 +161,56 @@ def test_actual_setup_by_tapping_columns(browser, live_server_url):
     expect(board.get_by_role("img", name="c1: your piece, life 5")).to_be_visible()
     expect(board.locator(".edge-column")).to_have_text(list("abcde"))
     expect_same_as_fresh_load(page)
+
+
+def test_phone_table_tab_opens_on_the_board_with_its_prompt_beside_it(browser, live_server_url):
+    table, gm, (aki, ren) = friday_table("aki", "ren")
+    session = GameSessionFactory(table=table, title="The Akashic Library")
+    seats = []
+    for owner, name in ((aki, "Aki"), (ren, "Ren")):
+        character = CharacterFactory(table=table, owner=owner, name=name)
+        session.characters.add(character)
+        seats.append(SeatSpec(character))
+    match = match_services.match_create(
+        session=session, by=gm, seats=seats, options={"first_player": 0}, seed=55
+    )
+    for user, version in ((aki, 0), (ren, 1)):
+        match_services.match_move(
+            match_id=match.pk,
+            by=user,
+            action={
+                "type": "setup",
+                "deck": {"move": 10, "attack": 9, "counter": 1},
+                "pieces": [{"column": 2, "life": 5}],
+            },
+            version=version,
+        )
+    page = room_page(browser, live_server_url, session, "aki", width=390, height=844)
+    page.get_by_role("button", name="Table", exact=True).click()
+    board = page.locator(f"#match-{match.pk}")
+    expect(board).to_be_visible()
+    # The board comes before everything else in the panel: the cast and its Remove buttons.
+    cards_above_the_board = page.locator("#panel-table").evaluate(
+        """(panel) => {
+            const board = panel.querySelector(".match-board").getBoundingClientRect().top;
+            return [...panel.querySelectorAll(":scope > section.card:not(.minigames-card)")]
+                .filter((card) => card.getBoundingClientRect().top < board).length;
+        }"""
+    )
+    assert cards_above_the_board == 0
+
+    board.locator(".hand .card-move").first.click()
+    board.get_by_role("button", name="Use it with your piece on", exact=False).click()
+    prompt = board.locator(".board-prompt")
+    expect(prompt).to_have_text("Now choose a highlighted square.")
+    expect(prompt).to_be_in_viewport()
+    expect(board.locator(".cell-target").first).to_be_in_viewport()
+    # The prompt sits directly above the board's squares.
+    grid = board.locator(".actual-grid").bounding_box()
+    box = prompt.bounding_box()
+    assert 0 <= grid["y"] - (box["y"] + box["height"]) < 40
+    # The choice is the viewer's own until played: the move made, the page agrees with a
+    # fresh load again.
+    board.locator(".cell-target").first.click()
+    expect(board.locator(".board-prompt")).to_have_count(0)
+    expect_same_as_fresh_load(page)

@@ -1,10 +1,13 @@
 """Verifiable dice in a real browser: roll, open the verification page, see it verify."""
 
+import json
+
 import pytest
+from django.db import connection
 from playwright.sync_api import expect
 
 from sessions_app import dice_proof
-from sessions_app.models import DiceEpoch, Roll
+from sessions_app.models import DiceEpoch, DiceReservation, Roll
 from sessions_app.services.dice import dice_commit_ahead
 from tests.browser.pages import room_page
 from tests.factories import (
@@ -80,3 +83,55 @@ def test_in_browser_verifier_refuses_tampered_proofs(browser, table_setup):
     assert verdict("", index=roll.dice_index + 1) == "commitment"
     assert verdict("", value="ab" * 16) in ("faces", "ok")  # 1 in 36 to match by chance
     assert verdict("", key="zz") == "malformed"
+
+
+def test_browser_warns_when_a_batchs_commitment_changes_later(browser, table_setup):
+    base_url, session = table_setup
+    aki = room_page(browser, base_url, session, "aki")
+    commit = session.events.get(kind="dice_committed")
+    kept = aki.evaluate("() => JSON.parse(localStorage.getItem('srs-dice-roots'))")
+    assert kept == {f"{session.pk}:0": commit.payload["root"]}
+    expect(aki.locator("[data-dice-root-warning]")).to_be_hidden()
+    aki.get_by_label("Roll box").fill("2D6")
+    aki.get_by_role("button", name="Roll", exact=True).click()
+    verify_url = (
+        aki.locator("#timeline-items .roll-card")
+        .last.get_by_role("link", name="Check these dice")
+        .get_attribute("href")
+    )
+
+    # The server now shows another root for the same batch (a rewritten history).
+    forged = "ab" * 32
+    # A rewritten history, past the model's append-only guard: as a server's database could.
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "UPDATE sessions_app_timelineevent SET payload = %s WHERE id = %s",
+            [json.dumps({**commit.payload, "root": forged}), commit.pk],
+        )
+
+    aki.reload()
+    warning = aki.locator("[data-dice-root-warning]")
+    expect(warning).to_be_visible()
+    expect(warning).to_contain_text("The dice commitments changed.")
+    expect(warning.locator('[data-out="seen"]')).to_have_text(DiceEpoch.objects.get().root)
+    expect(warning.locator('[data-out="now"]')).to_have_text(forged)
+    aki.goto(base_url + verify_url)
+    expect(aki.locator("[data-dice-root-warning]")).to_be_visible()
+    expect(aki.locator('#dice-verdict [data-verdict="commitment"]')).to_be_visible()
+
+
+def test_browser_roll_reserves_its_key_before_drawing_its_value(browser, table_setup):
+    base_url, session = table_setup
+    aki = room_page(browser, base_url, session, "aki")
+
+    aki.get_by_label("Roll box").fill("2D6")
+    aki.get_by_role("button", name="Roll", exact=True).click()
+    expect(aki.locator("#timeline-items .roll-card")).to_have_count(1)
+
+    roll = Roll.objects.get()
+    reservation = DiceReservation.objects.get()
+    assert (reservation.state, reservation.user.username) == ("used", "aki")
+    assert (roll.dice_epoch, roll.dice_index) == (reservation.epoch, reservation.index)
+    assert roll.dice_value_source == "browser"
+    reserved = session.events.get(kind="dice_reserved")
+    assert reserved.seq < session.events.get(kind="command_rolled").seq

@@ -17,7 +17,13 @@ def aki_in_a_scene(live_server_url):
     session = GameSessionFactory(table=table, title="The Akashic Library")
     character = cast_member(session, aki, name="Aki", slot=1)
     main_play_start(session, gm)
-    scene_start(session=session, by=gm, scene_player=character)
+    scene_start(
+        session=session,
+        by=gm,
+        scene_player=character,
+        place="The inn",
+        purpose="To meet the contact",
+    )
     return live_server_url, session, character
 
 
@@ -59,7 +65,8 @@ def test_expression_uploaded_then_spoken_shows_beside_the_line(
 
     face = page.locator("#timeline-items li.event-chat img.line-face[alt='Aki: smile']")
     expect(face).to_be_visible()
-    assert face.evaluate("image => image.complete && image.naturalWidth") == 64
+    # decode() settles once the picture has loaded: no race with a slow answer.
+    assert face.evaluate("image => image.decode().then(() => image.naturalWidth)") == 64
     expect(page.locator("#on-stage img.stage-portrait")).to_be_visible()
     expect_same_as_fresh_load(page)
     assert csp_violations.found == []

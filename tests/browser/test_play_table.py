@@ -163,7 +163,13 @@ def aki_on_stage_with_a_smile(live_server_url):
     face_add(character=character, by=aki, data=picture_bytes("PNG"), label="calm")
     face_add(character=character, by=aki, data=picture_bytes("PNG", size=(64, 64)), label="smile")
     main_play_start(session, gm)
-    scene_start(session=session, by=gm, scene_player=character)
+    scene_start(
+        session=session,
+        by=gm,
+        scene_player=character,
+        place="The inn",
+        purpose="To meet the contact",
+    )
     return live_server_url, session
 
 
@@ -183,3 +189,23 @@ def test_phone_player_speaks_with_an_expression(browser, aki_on_stage_with_a_smi
     expect(aki.locator("#chat_text")).to_be_in_viewport(ratio=1)
     expect_same_as_fresh_load(aki)
     expect_same_as_fresh_load(gm)
+
+
+@pytest.mark.parametrize("language", ["English", "日本語"])
+def test_phone_room_keeps_language_tabs_and_voices_whole(browser, table_setup, language):
+    base_url, session = table_setup
+    page = room_page(browser, base_url, session, "keeper", width=390, height=844)
+    # The language switch is on screen, not scrolled off in the header's menu, and works.
+    for button in page.locator(".language-switch button").all():
+        expect(button).to_be_in_viewport(ratio=1)
+    page.locator(".language-switch button", has_text=language).click()
+    expect(page.locator(".language-switch button.current")).to_have_text(language)
+    expect(page.locator("#connection-status")).to_have_text(re.compile("Live|接続中"))
+    # Every tab, 「卓」 included, shows its whole label inside the screen.
+    for tab in page.locator(".room-tab").all():
+        expect(tab).to_be_in_viewport(ratio=1)
+        assert tab.evaluate("(el) => el.scrollWidth <= el.clientWidth")
+    # The voice menu is never cut short ("Out of cha…", 「プレイヤー発言（PL」).
+    voices = page.locator("#chat-form select[name=say_as]")
+    assert voices.evaluate("(el) => el.scrollWidth <= el.clientWidth")
+    expect(page.locator("#chat_text")).to_be_in_viewport(ratio=1)

@@ -40,6 +40,7 @@ def test_review_scene_expands_by_keyboard(browser, played, csp_violations):
     expect(pre_play.get_by_text(PUBLIC["chat"])).to_be_visible()
     expect(page.locator("#review-log")).not_to_contain_text(SECRETS["gm_chat"])
     # The revealed roll counts for the player: the session's dice are drawn on the page.
+    page.locator(".review-dice summary").click()
     expect(page.locator(".review-dice svg[role=img]")).to_be_visible()
     assert csp_violations.found == []
     page.context.close()

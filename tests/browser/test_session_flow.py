@@ -20,7 +20,13 @@ def prepared_session(live_server_url):
     table, gm, (aki, ren) = friday_table("aki", "ren")
     scenario = Scenario.objects.create(owner=gm, title="The Akashic Library", player_count=2)
     opening = PlannedScene.objects.create(
-        scenario=scenario, phase="opening", position=1, title="A letter", scene_player_slot=1
+        scenario=scenario,
+        phase="opening",
+        position=1,
+        title="A letter",
+        place="The reading room",
+        purpose="A sealed letter arrives for Aki",
+        scene_player_slot=1,
     )
     PreparedCheck.objects.create(
         planned_scene=opening, label="Read the seal", value_name="Reflexes", difficulty=5
@@ -70,10 +76,16 @@ def test_session_runs_from_preplay_to_afterplay(browser, prepared_session):
         expect(_stage(page).locator(".phase-step.is-current")).to_have_text("Opening")
 
     # Opening: the planned scene, with Aki (PC1) as scene player.
+    # Its place and purpose come with it, to be read and edited before it starts.
     gm.locator("#scene-planned").select_option(label="Opening: A letter (PC1)")
+    expect(gm.locator("#scene-place")).to_have_value("The reading room")
+    expect(gm.locator("#scene-purpose")).to_have_value("A sealed letter arrives for Aki")
+    gm.locator("#scene-place").fill("The reading room, after hours")
     gm.get_by_role("button", name="Start the scene").click()
     for page in pages:
         expect(_stage(page).locator(".scene-card")).to_contain_text("Scene player: Aki")
+        expect(_stage(page).locator(".scene-card")).to_contain_text("The reading room, after hours")
+        expect(_stage(page).locator(".scene-card")).to_contain_text("A sealed letter arrives")
         expect(page.locator("#on-stage")).to_contain_text("Aki")
 
     # A companion: Aki proposes Ren, Ren agrees, the GM allows.
@@ -114,6 +126,8 @@ def test_session_runs_from_preplay_to_afterplay(browser, prepared_session):
     # A second scene led by Ren: Aki's entry request is allowed.
     gm.locator("#scene-player").select_option(label="Ren (ren)")
     gm.locator("#scene-title").fill("Ren's night watch")
+    gm.locator("#scene-place").fill("The library roof")
+    gm.locator("#scene-purpose").fill("Ren keeps watch for the thief")
     gm.get_by_role("button", name="Start the scene").click()
     aki.get_by_role("button", name="Ask for Aki to enter").click()
     gm.locator(".stage-request", has_text="Aki").get_by_role("button", name="Allow").click()
@@ -125,6 +139,8 @@ def test_session_runs_from_preplay_to_afterplay(browser, prepared_session):
     _advance(gm, "Middle", pages)
     gm.locator("#scene-master").check()
     gm.locator("#scene-title").fill("The Librarian's warning")
+    gm.locator("#scene-place").fill("The librarian's study")
+    gm.locator("#scene-purpose").fill("A warning about the seal")
     gm.get_by_role("button", name="Start the scene").click()
     for page in pages:
         expect(_stage(page).locator(".scene-card")).to_contain_text("Master scene")

@@ -63,7 +63,7 @@ def test_a_nul_character_in_a_query_answers_400(player_client, session):
 def _exported(session, gm, client):
     client.force_login(gm)
     response = client.get(reverse("session_export_json", args=[session.pk]))
-    return json.loads(response.content)
+    return json.loads(response.getvalue())
 
 
 @pytest.mark.parametrize(

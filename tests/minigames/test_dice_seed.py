@@ -6,8 +6,9 @@ import pytest
 
 from minigames import services
 from minigames.services import SeatSpec
-from sessions_app import dice_proof
+from sessions_app import dice_proof, log_export
 from sessions_app.models import TimelineEvent
+from sessions_app.services.logs import log_import
 from tests.factories import CharacterFactory, MembershipFactory, UserFactory
 
 
@@ -61,3 +62,15 @@ def test_match_with_a_chosen_seed_takes_no_key(session, player, seats):
 
     assert "proof" not in TimelineEvent.objects.get(kind="match_started").payload
     assert not session.dice_epochs.exists()
+
+
+def test_finished_match_with_a_seed_of_2_to_the_62_exports_and_imports(session, gm, player, seats):
+    match = services.match_create(session=session, by=player, seats=seats, dice_value="3c" * 16)
+    services.match_move(match_id=match.pk, by=player, action={"type": "resign"}, version=0)
+    viewer = log_export.log_viewer(session=session, user=gm)
+
+    imported = log_import(data=log_export.export_json_text(viewer=viewer), by=gm)
+
+    finished = imported.events.get(kind="match_finished").payload["proof"]
+    assert finished["faces"] == [match.seed + 1]
+    assert finished["draws"] == [[1, 2**62]]

@@ -493,3 +493,65 @@ def test_match_refuses_someone_elses_deck(session, gm, player, pc, npc):
             seats=[SeatSpec(pc, deck=f"deck:{deck.pk}"), SeatSpec(npc, computer=True)],
             game="acticsx",
         )
+
+
+def test_actics_x_match_started_with_no_options_has_no_turn_limit(session, player, pc, pc2):
+    match = _acticsx_pvp(session, player, pc, pc2)
+
+    assert match.state["options"]["turn_limit"] is None
+
+
+def test_actics_x_turn_limit_stays_a_match_option(session, player, pc, pc2):
+    match = services.match_create(
+        session=session,
+        by=player,
+        seats=[SeatSpec(pc), SeatSpec(pc2)],
+        game="acticsx",
+        seed=9,
+        options={"turn_limit": "300"},
+    )
+
+    assert match.state["options"]["turn_limit"] == 300
+
+
+def test_computer_defender_answers_the_counter_question_at_once(session, player, pc, npc):
+    match = services.match_create(
+        session=session,
+        by=player,
+        seats=[SeatSpec(pc), SeatSpec(npc, computer=True, level="search")],
+        seed=3,
+        options={"first_player": 0},
+    )
+    services.match_move(match_id=match.pk, by=player, action=SETUP_B, version=match.version)
+    match.refresh_from_db()
+    state = engine.from_dict(match.state)
+    # Face to face: the person's piece on c3 attacks the computer's on c4, which holds its
+    # Counter; the computer is asked (its mode is the default, "ask") and shows it at once.
+    state.pieces = [(0, 0, 5, 2, 2), (5, 1, 5, 2, 3)]
+    for seat, kind in ((0, "attack"), (1, "counter")):
+        wanted = next(c for c, k in sorted(state.kinds[seat].items()) if k == kind)
+        if wanted not in state.hands[seat]:
+            state.decks[seat].remove(wanted)
+            state.decks[seat].append(state.hands[seat].pop())
+            state.hands[seat].append(wanted)
+    state.current = 0
+    match.state = engine.to_dict(state)
+    match.save(update_fields=["state"])
+    attack = next(c for c in state.hands[0] if state.kinds[0][c] == "attack")
+
+    services.match_move(
+        match_id=match.pk,
+        by=player,
+        action={"type": "use", "card": attack, "piece": 0, "target": [2, 3]},
+        version=match.version,
+    )
+
+    match.refresh_from_db()
+    after = engine.from_dict(match.state)
+    assert after.pending is None
+    assert [pc[2] for pc in after.pieces] == [4, 5]
+    answer = MatchMove.objects.filter(match=match).last()
+    assert (answer.by_computer, answer.action) == (
+        True,
+        {"type": "counter", "player": 1, "use": True},
+    )

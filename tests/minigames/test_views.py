@@ -7,7 +7,7 @@ from django.urls import reverse
 from minigames import services
 from minigames.models import Match, MatchMove
 from minigames.services import SeatSpec
-from tests.factories import CharacterFactory, MembershipFactory, UserFactory
+from tests.factories import CharacterFactory, MembershipFactory, UserFactory, on_stage
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -103,6 +103,7 @@ def test_match_create_from_room(session, player):
         table=session.table, owner=session.table.gm, kind="npc", name="Innkeeper"
     )
     session.characters.add(aki)
+    on_stage(session, session.table.gm, aki, npc)
 
     response = _client(player).post(
         reverse("match_create", args=[session.pk]),
@@ -129,6 +130,7 @@ def test_match_create_from_room_for_actics_x_with_the_seats_decks(session, playe
         table=session.table, owner=session.table.gm, kind="npc", name="Innkeeper"
     )
     session.characters.add(aki)
+    on_stage(session, session.table.gm, aki, npc)
 
     response = _client(player).post(
         reverse("match_create", args=[session.pk]),
@@ -155,6 +157,37 @@ def test_match_create_from_room_for_actics_x_with_the_seats_decks(session, playe
     assert view["players"][1]["deck_name"] == "tide_grove"
 
 
+def test_room_match_form_offers_players_only_npcs_that_have_appeared(session, gm, player):
+    seen = CharacterFactory(table=session.table, owner=gm, kind="npc", name="Innkeeper")
+    unseen = CharacterFactory(table=session.table, owner=gm, kind="npc", name="The Masked Heir")
+    on_stage(session, gm, seen)
+    room = reverse("session_room", args=[session.pk])
+
+    players_page = _client(player).get(room).content.decode()
+    gms_page = _client(gm).get(room).content.decode()
+
+    assert "Innkeeper" in players_page
+    assert "The Masked Heir" not in players_page
+    assert f'value="{unseen.pk}"' not in players_page
+    assert "The Masked Heir" in gms_page
+
+
+def test_match_create_refuses_a_player_an_npc_not_yet_on_stage(session, gm, player):
+    aki = CharacterFactory(table=session.table, owner=player, name="Aki")
+    session.characters.add(aki)
+    unseen = CharacterFactory(table=session.table, owner=gm, kind="npc", name="The Masked Heir")
+
+    response = _client(player).post(
+        reverse("match_create", args=[session.pk]),
+        {"seat0": aki.pk, "seat1": unseen.pk, "computer": "on", "level": "random"},
+        **HTMX,
+    )
+
+    assert b"The match is set up" not in response.content
+    assert b"The Masked Heir" not in response.content
+    assert not Match.objects.exists()
+
+
 def test_room_form_offers_every_games_options(session, player):
     response = _client(player).get(reverse("session_room", args=[session.pk]))
 
@@ -169,6 +202,15 @@ def test_practice_creates_match_against_computer(player):
     match = Match.objects.get()
     assert response.status_code == 302
     assert match.session is None and match.seat0_user == player
+
+
+def test_practice_pages_say_plainly_their_games_are_not_verifiable(player):
+    client = _client(player)
+    client.post(reverse("practice"), {"level": "random"})
+
+    assert "Practice games are not verifiable" in client.get(reverse("practice")).content.decode()
+    page = client.get(reverse("match_detail", args=[Match.objects.get().pk])).content.decode()
+    assert "its shuffles are not verifiable" in page
 
 
 def test_room_page_survives_a_match_without_a_board(session, player):
@@ -268,11 +310,11 @@ def test_actics_x_steps_saved_with_both_languages_still_show(session, player):
     assert "ターン1：行動フェーズ開始。" in response.content.decode()
 
 
-def test_the_counter_choice_shows_on_its_own_seat_s_board_only(match, player, gm):
+def test_counter_mode_shows_on_its_own_seat_s_board_only(match, player, gm):
     ren = UserFactory._meta.model.objects.get(username="ren")
-    _client(ren).post(
+    response = _client(ren).post(
         reverse("match_move", args=[match.pk]),
-        {"type": "always_counter", "value": "0", "version": "0"},
+        {"type": "counter_mode", "value": "never", "version": "0"},
         **HTMX,
     )
 
@@ -282,9 +324,49 @@ def test_the_counter_choice_shows_on_its_own_seat_s_board_only(match, player, gm
         for user in (player, gm)
     ]
 
-    assert "You keep your Counter in hand when attacked." in mine
-    for page in theirs:
-        assert "You keep your Counter" not in page
+    assert response.status_code == 200
+    assert 'value="never" class="button small primary" aria-pressed="true"' in mine
+    aki_page, gm_page = theirs
+    assert 'value="ask" class="button small primary" aria-pressed="true"' in aki_page
+    assert 'value="never" class="button small primary"' not in aki_page
+    assert "counter-choice" not in gm_page
+
+
+def _started(match, player):
+    """Both seats prepared (Aki starts); return Ren."""
+    ren = UserFactory._meta.model.objects.get(username="ren")
+    services.match_move(match_id=match.pk, by=player, action=SETUP_AKI, version=0)
+    services.match_move(match_id=match.pk, by=ren, action=SETUP_REN, version=1)
+    return ren
+
+
+SETUP_AKI = {
+    "type": "setup",
+    "deck": {"move": 10, "attack": 9, "counter": 1},
+    "pieces": [{"column": 2, "life": 5}],
+}
+SETUP_REN = {**SETUP_AKI, "pieces": [{"column": 2, "life": 5}]}
+
+
+def test_counter_mode_change_keeps_the_match_version_whatever_the_board_says(match, player):
+    ren = _started(match, player)
+    match.refresh_from_db()
+
+    response = _client(ren).post(
+        reverse("match_move", args=[match.pk]),
+        {"type": "counter_mode", "value": "always", "version": "0"},
+        **HTMX,
+    )
+
+    changed = Match.objects.get(pk=match.pk)
+    assert "The board changed" not in response.content.decode()
+    assert changed.version == match.version
+    assert changed.state["counter_mode"] == ["ask", "always"]
+    assert MatchMove.objects.filter(match=match).last().action == {
+        "type": "counter_mode",
+        "value": "always",
+        "player": 1,
+    }
 
 
 def _actics_x_second_turn(session, player):
@@ -341,3 +423,29 @@ def test_an_actics_x_move_distance_in_other_digits_is_refused_clearly(session, p
     assert "A move&#x27;s distance must be a whole number of at least 1." in (
         response.content.decode()
     )
+
+
+@pytest.mark.parametrize(
+    ("game", "says"),
+    [
+        ("actual", "the match ends in a draw after 12 turns"),
+        ("acticsx", "after 12 turns, more life wins"),
+    ],
+)
+def test_match_page_says_when_a_turn_limit_is_set(session, gm, player, game, says):
+    aki, ren = _two_players(session, player)
+    npc = CharacterFactory(table=session.table, owner=gm, kind="npc", name="Innkeeper")
+    limited, free = (
+        services.match_create(
+            session=session, by=gm, seats=[SeatSpec(a), SeatSpec(b)], game=game, options=options
+        )
+        for a, b, options in ((aki, ren, {"turn_limit": 12}), (aki, npc, {}))
+    )
+
+    pages = [
+        _client(gm).get(reverse("match_detail", args=[m.pk]), **HTMX).content.decode()
+        for m in (limited, free)
+    ]
+
+    assert says in pages[0]
+    assert "Turn limit:" not in pages[1]

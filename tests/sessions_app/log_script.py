@@ -45,7 +45,14 @@ def play_scripted_session(session: GameSession, gm, player) -> dict:
     chat_post(session=session, by=gm, text=PUBLIC["chat"])
     chat_post(session=session, by=gm, text=SECRETS["gm_chat"], gm_only=True)
     phase_advance(session=session, by=gm, from_phase=Phase.PRE_PLAY)
-    scene_start(session=session, by=gm, scene_player=pc, title=PUBLIC["scene_title"])
+    scene_start(
+        session=session,
+        by=gm,
+        scene_player=pc,
+        title=PUBLIC["scene_title"],
+        place="The inn",
+        purpose="To meet the contact",
+    )
     chat_post(session=session, by=player, text=PUBLIC["ic"], mode="ic", character=pc)
     chat_post(session=session, by=gm, text=SECRETS["whisper"], mode="whisper", to=player)
     # Two faces nobody would roll by chance together with the secret label: 1 and 3.

@@ -11,12 +11,10 @@ from sessions_app.services.access import (
     is_player,
     member_exists,
     member_session,
-    member_session_or_404,
-    member_table_or_404,
-    membership_or_404,
     require_gm,
     require_member,
 )
+from sessions_app.views.access import member_session_or_404, member_table_or_404, membership_or_404
 
 # Predicates -------------------------------------------------------------------------------
 

@@ -211,16 +211,29 @@ def test_import_then_export_round_trip_gives_back_the_same_character(session, pl
     }
 
 
-def test_export_names_judgement_values_in_the_readers_language(session, player):
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_export_names_judgement_values_in_japanese_whatever_the_language(session, player, language):
     from django.utils import translation
 
     character = CharacterFactory(
-        table=session.table, owner=player, judgement_values={"Strength": 4}
+        table=session.table, owner=player, judgement_values={"Strength": 4, "Luck": 2}
     )
-    with translation.override("ja"):
+    with translation.override(language):
         params = character_ccfolia_export(character)["data"]["params"]
 
-    assert params == [{"label": "筋力", "value": "4"}]
+    assert params == [{"label": "筋力", "value": "4"}, {"label": "Luck", "value": "2"}]
+
+
+def test_sheet_page_in_english_offers_the_json_with_japanese_labels(session, player):
+    character = CharacterFactory(
+        table=session.table, owner=player, judgement_values={"Strength": 4}
+    )
+    client = _client(player)
+    client.cookies["django_language"] = "en"
+
+    response = client.get(reverse("character_ccfolia", args=[character.pk]))
+
+    assert response.json()["data"]["params"] == [{"label": "筋力", "value": "4"}]
 
 
 def test_import_on_the_new_sheet_page_creates_the_character(session, player):

@@ -29,9 +29,7 @@ from sessions_app.services.checks import (
 from tests.factories import (
     CharacterFactory,
     GameSessionFactory,
-    MembershipFactory,
     RulesProfileFactory,
-    UserFactory,
 )
 
 STATEMENT_VERBS = {"SELECT", "INSERT", "UPDATE", "DELETE"}
@@ -51,11 +49,6 @@ def npc(session, gm):
     return CharacterFactory(
         table=session.table, owner=gm, kind="npc", name="Innkeeper", judgement_values={"Senses": 4}
     )
-
-
-@pytest.fixture
-def second_player(session):
-    return MembershipFactory(table=session.table, user=UserFactory(username="ren")).user
 
 
 @pytest.fixture
@@ -725,3 +718,40 @@ def test_revealing_a_secret_bcdice_roll_shows_its_card_to_everyone(session, play
     event = TimelineEvent.objects.get(kind="roll_revealed")
     assert event.visibility == TimelineEvent.Visibility.EVERYONE
     assert [each["successes"] for each in event.payload["rolls"]] == [1, 0]
+
+
+def _room_line(session, user, kind: str) -> str:
+    from django.test import Client
+    from django.urls import reverse
+
+    client = Client()
+    client.force_login(user)
+    page = client.get(reverse("session_room", args=[session.pk])).content.decode()
+    start = page.index(f"event-{kind}")
+    return page[start : page.index("</li>", start)]
+
+
+def test_gm_roll_box_roll_is_tagged_a_gm_roll_not_an_unrequested_one(session, gm, player):
+    command_roll(session=session, by=gm, text="2D6", faces=(3, 4))
+
+    line = _room_line(session, player, "command_rolled")
+
+    assert "GM roll" in line
+    assert "not requested by the GM" not in line
+
+
+def test_player_roll_box_roll_is_tagged_not_requested(session, player):
+    command_roll(session=session, by=player, text="2D6", faces=(3, 4))
+
+    assert "not requested by the GM" in _room_line(session, player, "command_rolled")
+
+
+def test_secret_roll_notice_to_the_other_players_is_not_tagged_private(
+    session, player, second_player
+):
+    command_roll(session=session, by=player, text="S2D6>=9", faces=(6, 1))
+
+    line = _room_line(session, second_player, "secret_roll")
+
+    assert "made a secret roll" in line
+    assert "Private" not in line

@@ -11,7 +11,7 @@ from django.db import transaction
 from django.test import Client
 
 from config.asgi import application
-from sessions_app.consumers import CLOSE_NOT_A_MEMBER
+from sessions_app.live.consumers import CLOSE_NOT_A_MEMBER
 from sessions_app.models import Membership, TimelineEvent
 from sessions_app.services.chat import chat_post
 from sessions_app.services.checks import check_request, check_roll, gm_roll
@@ -139,7 +139,7 @@ async def test_consumer_reconnect_gets_missed_events_in_order(session, gm, playe
     # The client says it already has "one" (seq 1); "hidden" (seq 4) is not for players.
     communicator, initial = await _joined(player, session, last_seq=1)
 
-    timeline = "".join(frame for frame in initial if "timeline-items" in frame)
+    timeline = "".join(frame for frame in initial if 'id="timeline-items"' in frame)
     assert re.findall(r'id="event-(\d+)"', timeline) == ["2", "3", "5"]
     texts = re.findall(r"</strong>: (\w+)", timeline)
     assert texts == ["two", "three", "four"]
@@ -153,7 +153,7 @@ async def test_consumer_catch_up_comes_in_frames_cut_by_size(session, gm, player
 
     communicator, initial = await _joined(player, session, last_seq=0)
 
-    timeline = [frame for frame in initial if "timeline-items" in frame]
+    timeline = [frame for frame in initial if 'id="timeline-items"' in frame]
     assert [re.findall(r"</strong>: (\w+)", frame) for frame in timeline] == [
         ["one"],
         ["two"],
@@ -169,7 +169,7 @@ async def test_consumer_catch_up_of_long_lines_stays_under_the_frame_limit(sessi
 
     communicator, initial = await _joined(player, session, last_seq=0)
 
-    timeline = [frame for frame in initial if "timeline-items" in frame]
+    timeline = [frame for frame in initial if 'id="timeline-items"' in frame]
     assert sum(len(frame.encode()) for frame in timeline) > 1024 * 1024
     assert max(len(frame.encode()) for frame in timeline) < 1024 * 1024
     assert sum(frame.count('class="event ') for frame in timeline) == 110
@@ -200,7 +200,7 @@ async def test_consumer_rolled_back_action_emits_no_frame(session, gm, player):
 
     # A late presence update may still come on a loaded machine; no line may.
     frames = await _frames(communicator)
-    assert not [frame for frame in frames if "timeline-items" in frame]
+    assert not [frame for frame in frames if 'id="timeline-items"' in frame]
     await communicator.disconnect()
 
 

@@ -1,8 +1,33 @@
 import io
 
-from django.core.management import call_command
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import CommandError, call_command
 
 from sessions_app.models import GameSession, Participation, PreparedCheck, Scenario
+
+
+@pytest.fixture(autouse=True)
+def _debug_on(settings):
+    # The embedded default, where `make run` loads the demo.
+    settings.DEBUG = True
+
+
+def test_demo_data_refused_with_debug_off(db, settings):
+    settings.DEBUG = False
+
+    with pytest.raises(CommandError, match="passwords are published"):
+        call_command("demo_data", stdout=io.StringIO())
+
+    assert not get_user_model().objects.filter(username="gm").exists()
+
+
+def test_demo_data_with_debug_off_runs_when_forced(db, settings):
+    settings.DEBUG = False
+
+    call_command("demo_data", "--force", stdout=io.StringIO())
+
+    assert get_user_model().objects.filter(username="gm").exists()
 
 
 def test_demo_data_twice_keeps_one_scenario_attached_with_slots(db):

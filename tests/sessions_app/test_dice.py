@@ -1,5 +1,6 @@
 """Verifiable dice in the services: every roll path draws from the committed keys."""
 
+import datetime
 import json
 import subprocess
 import sys
@@ -13,6 +14,7 @@ from django.urls import reverse
 from sessions_app import dice_proof, log_export
 from sessions_app.models import DiceEpoch, Roll, TimelineEvent
 from sessions_app.selectors.timeline import visible_events
+from sessions_app.services import dice as dice_service
 from sessions_app.services.checks import (
     ContestSide,
     check_request,
@@ -22,9 +24,10 @@ from sessions_app.services.checks import (
     gm_roll,
     roll_reveal,
 )
-from sessions_app.services.dice import dice_commit_ahead
+from sessions_app.services.dice import dice_commit_ahead, dice_reserve
 from sessions_app.services.logs import log_import
-from tests.factories import CharacterFactory, MembershipFactory, UserFactory
+from sessions_app.services.palette import box_send
+from tests.factories import CharacterFactory
 from tests.sessions_app.dice_proofs import verified
 
 BROWSER_VALUE = "5a" * 16
@@ -44,11 +47,6 @@ def npc(session, gm):
     return CharacterFactory(
         table=session.table, owner=gm, kind="npc", name="Guard", judgement_values={"Senses": 4}
     )
-
-
-@pytest.fixture
-def second_player(session):
-    return MembershipFactory(table=session.table, user=UserFactory(username="ren")).user
 
 
 def _request(session, gm, pc, **overrides):
@@ -371,3 +369,225 @@ def test_roll_card_links_to_its_verification(session, gm, player, pc):
     page = _client(player).get(reverse("session_room", args=[session.pk])).content.decode()
 
     assert _verify_url(session, event) in page
+
+
+def _kind_samples_with_a_proof():
+    from sessions_app.kinds.registry import kinds_all
+
+    return [
+        pytest.param(kind.name, sample, id=f"{kind.name}-{number}")
+        for kind in kinds_all()
+        for number, sample in enumerate(kind.samples)
+        if "key" in (sample.get("proof") or {})
+    ]
+
+
+@pytest.mark.parametrize(("kind", "payload"), _kind_samples_with_a_proof())
+def test_verification_page_opens_for_every_kind_with_a_proof(session, gm, kind, payload):
+    epoch = payload["proof"]["epoch"]
+    TimelineEvent.objects.create(
+        session=session,
+        seq=1,
+        kind="dice_committed",
+        payload={
+            "session": session.pk,
+            "epoch": epoch,
+            "size": 1024,
+            "root": "9f" * 32,
+            "procedure": "srs-dice/v1",
+        },
+    )
+    event = TimelineEvent.objects.create(session=session, seq=2, kind=kind, payload=payload)
+
+    response = _client(gm).get(_verify_url(session, event))
+
+    assert response.status_code == 200
+    assert response.context["dice_data"]["key"] == payload["proof"]["key"]
+    if kind == "match_finished":
+        assert "Aki – Clerk" in response.content.decode()
+
+
+# --------------------------------------------------------------------------- every export imports
+
+
+def test_roll_box_refuses_a_result_no_log_may_hold(session, player):
+    dice_commit_ahead(session=session)
+
+    with pytest.raises(ValidationError, match="beyond the largest number a roll keeps"):
+        command_roll(session=session, by=player, text="2D6+999999999999999999999999999999")
+    assert not Roll.objects.exists()
+    assert DiceEpoch.objects.get(session=session).used == 0
+
+
+def test_roll_box_refuses_a_product_no_log_may_hold(session, player):
+    with pytest.raises(ValidationError, match="beyond the largest number a roll keeps"):
+        command_roll(session=session, by=player, text="C(99999*99999*99999)")
+
+
+def test_roll_box_calculation_takes_no_roll_key(session, gm, player):
+    dice_commit_ahead(session=session)
+    command_roll(session=session, by=player, text="C(10*3+2)")
+    command_roll(session=session, by=player, text="1D6", dice_value=BROWSER_VALUE)
+
+    assert Roll.objects.get(command="1D6").dice_index == 0
+    viewer = log_export.log_viewer(session=session, user=gm)
+    log_import(data=log_export.export_json_text(viewer=viewer), by=gm)
+
+
+def test_markdown_and_html_exports_print_each_batchs_full_commitment(session, gm, player):
+    dice_commit_ahead(session=session)
+    root = DiceEpoch.objects.get(session=session).root
+    for user in (gm, player):
+        viewer = log_export.log_viewer(session=session, user=user)
+
+        assert root in log_export.export_markdown(viewer=viewer)
+        assert root in log_export.export_html(viewer=viewer)
+
+
+def test_room_page_holds_every_batchs_commitment_for_the_browser_to_keep(session, gm, player):
+    dice_commit_ahead(session=session)
+    root = DiceEpoch.objects.get(session=session).root
+
+    page = _client(player).get(reverse("session_room", args=[session.pk])).content.decode()
+
+    assert f'data-dice-batch="{session.pk}:0" data-dice-root="{root}"' in page
+
+
+# --------------------------------------------------------------------------- resource dice
+
+
+def test_resource_dice_are_drawn_from_the_committed_keys_and_verify(session, gm, player, pc):
+    pc.resources = {"MP": {"current": 2, "max": 20}}
+    pc.save(update_fields=["resources"])
+    dice_commit_ahead(session=session)
+
+    event = box_send(
+        session=session, by=player, text=":MP+2D6", character=pc, dice_value=BROWSER_VALUE
+    )
+
+    assert event.payload["proof"]["value"] == BROWSER_VALUE
+    assert verified(session, event) == event.payload["faces"]
+    viewer = log_export.log_viewer(session=session, user=gm)
+    log_import(data=log_export.export_json_text(viewer=viewer), by=gm)
+
+
+def test_hidden_resource_dice_publish_their_key_index_to_the_other_players(
+    session, gm, player, pc, second_player
+):
+    pc.resources = {"Curse": {"current": 2, "max": 20, "hidden": True}}
+    pc.save(update_fields=["resources"])
+    dice_commit_ahead(session=session)
+    box_send(session=session, by=player, text=":Curse+1D6", character=pc)
+    command_roll(session=session, by=second_player, text="1D6", dice_value=BROWSER_VALUE)
+
+    seen = list(visible_events(session_id=session.pk, user=second_player, is_gm=False))
+    twin = next(event for event in seen if event.kind == "hidden_roll")
+    assert twin.payload["proof"] == {"epoch": 0, "index": 0}
+    assert not any(event.kind == "resource_changed" for event in seen)
+    for user in (gm, player, second_player):
+        viewer = log_export.log_viewer(session=session, user=user)
+        log_import(data=log_export.export_json_text(viewer=viewer), by=gm)
+
+
+def test_gm_resource_form_passes_the_browsers_value_on(session, gm, player, pc):
+    pc.resources = {"MP": {"current": 2, "max": 20}}
+    pc.save(update_fields=["resources"])
+    page = _client(gm).get(reverse("session_room", args=[session.pk])).content.decode()
+    form = page[page.index('class="stack compact-form gm-resource-form"') :]
+    assert "data-dice-value" in form[: form.index("</form>")]
+
+    _client(gm).post(
+        reverse("resource_adjust", args=[session.pk]),
+        {"character": pc.pk, "command": ":MP+1D6", "dice_value": BROWSER_VALUE},
+    )
+
+    event = session.events.get(kind="resource_changed")
+    assert event.payload["proof"]["value"] == BROWSER_VALUE
+    assert event.payload["proof"]["value_source"] == "browser"
+
+
+def test_verification_page_of_resource_dice_holds_their_proof(session, player, pc):
+    pc.resources = {"MP": {"current": 2, "max": 20}}
+    pc.save(update_fields=["resources"])
+    dice_commit_ahead(session=session)
+    event = box_send(
+        session=session, by=player, text=":MP+2D6", character=pc, dice_value=BROWSER_VALUE
+    )
+
+    response = _client(player).get(_verify_url(session, event))
+
+    assert response.status_code == 200
+    assert event.payload["proof"]["key"] in response.content.decode()
+
+
+# --------------------------------------------------------------------------- reserved keys
+
+
+def test_roll_uses_the_key_reserved_before_the_browser_drew_its_value(session, gm, player, npc):
+    dice_commit_ahead(session=session)
+    reservation = dice_reserve(session=session, by=player)
+    # Another roll arrives in between: it cannot take the reserved key.
+    gm_roll(session=session, by=gm, character=npc, label="Listen", value=4, secret=True)
+
+    roll = command_roll(
+        session=session,
+        by=player,
+        text="2D6",
+        dice_value=BROWSER_VALUE,
+        dice_reservation=reservation.pk,
+    )
+
+    assert (roll.dice_epoch, roll.dice_index) == (0, reservation.index) == (0, 0)
+    published = session.events.get(kind="dice_reserved").payload["proof"]
+    assert published == {"epoch": 0, "index": 0}
+    viewer = log_export.log_viewer(session=session, user=player)
+    log_import(data=log_export.export_json_text(viewer=viewer), by=gm)
+
+
+def test_reserved_key_serves_only_its_user_and_only_once(session, gm, player, second_player):
+    dice_commit_ahead(session=session)
+    reservation = dice_reserve(session=session, by=player)
+
+    with pytest.raises(ValidationError, match="set aside for this roll has expired"):
+        command_roll(session=session, by=second_player, text="1D6", dice_reservation=reservation.pk)
+    command_roll(session=session, by=player, text="1D6", dice_reservation=reservation.pk)
+    with pytest.raises(ValidationError, match="set aside for this roll has expired"):
+        command_roll(session=session, by=player, text="1D6", dice_reservation=reservation.pk)
+
+
+def test_unused_reservation_expires_and_is_published_as_skipped_with_its_key(
+    tmp_path, session, gm, player, monkeypatch
+):
+    dice_commit_ahead(session=session)
+    monkeypatch.setattr(dice_service, "RESERVATION_LIFETIME", datetime.timedelta(0))
+    abandoned = dice_reserve(session=session, by=player)
+
+    roll = command_roll(session=session, by=player, text="1D6", dice_value=BROWSER_VALUE)
+
+    skipped = session.events.get(kind="dice_skipped")
+    assert skipped.payload["proof"]["index"] == abandoned.index == 0
+    assert skipped.seq < session.events.get(kind="command_rolled").seq
+    assert roll.dice_index == 1
+    with pytest.raises(ValidationError, match="expired"):
+        command_roll(session=session, by=player, text="1D6", dice_reservation=abandoned.pk)
+    viewer = log_export.log_viewer(session=session, user=player)
+    document = log_export.export_json_text(viewer=viewer)
+    log_import(data=document, by=gm)
+    (tmp_path / "log.json").write_text(document, encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-I", str(VERIFIER), str(tmp_path / "log.json")],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stdout
+
+
+def test_reserve_endpoint_answers_members_with_the_reserved_key(session, player, outsider):
+    dice_commit_ahead(session=session)
+    url = reverse("dice_key_reserve", args=[session.pk])
+
+    answer = _client(player).post(url).json()
+
+    assert (answer["epoch"], answer["index"]) == (0, 0)
+    assert _client(outsider).post(url).status_code == 404
+    assert _client(player).get(url).status_code == 405

@@ -215,6 +215,16 @@ def test_experience_ledger_shows_balance(player_client, awarded):
     assert b'<strong id="balance">12</strong>' in response.content
 
 
+def test_experience_ledger_table_is_a_labelled_sideways_scrolling_region(player_client, awarded):
+    page = player_client.get(reverse("experience_ledger", args=[awarded.table_id])).content
+
+    # Reachable by keyboard, named for a screen reader, and shaded at its scrolling edges.
+    assert (
+        b'class="table-scroll scroll-cue" tabindex="0" role="region"'
+        b' aria-label="Your experience ledger (scrolls sideways)"' in page
+    )
+
+
 def test_experience_ledger_outsider_404(client, outsider, table):
     client.force_login(outsider)
 

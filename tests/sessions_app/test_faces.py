@@ -1,21 +1,26 @@
 """A character's pictures on its sheet page, and who may see them."""
 
+import json
+
 import pytest
 from django.core.files.storage import default_storage
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
+from sessions_app import log_export
 from sessions_app.models import CharacterFace, TimelineEvent
+from sessions_app.services.chat import chat_post
 from sessions_app.services.faces import face_add, face_delete
+from sessions_app.services.logs import log_import
 from sessions_app.services.scenes import scene_start, stage_bring_in
 from sessions_app.services.spectators import spectator_token_renew
-from tests.factories import CharacterFactory, cast_member, main_play_start
+from tests.factories import (
+    CharacterFactory,
+    MembershipFactory,
+    UserFactory,
+    main_play_start,
+)
 from tests.pictures import picture_bytes
-
-
-@pytest.fixture
-def pc(session, player):
-    return cast_member(session, player, name="Aki", slot=1)
 
 
 @pytest.fixture
@@ -104,7 +109,9 @@ def test_npc_face_hidden_from_players_until_the_npc_appears(client, session, gm,
     url = reverse("face_image", args=[face.pk])
     assert client.get(url).status_code == 404
     main_play_start(session, gm)
-    scene_start(session=session, by=gm, scene_player=pc)
+    scene_start(
+        session=session, by=gm, scene_player=pc, place="The inn", purpose="To meet the contact"
+    )
     stage_bring_in(session=session, by=gm, character=npc)
     assert client.get(url).status_code == 200
 
@@ -112,7 +119,9 @@ def test_npc_face_hidden_from_players_until_the_npc_appears(client, session, gm,
 @pytest.fixture
 def aki_on_stage(session, gm, pc):
     main_play_start(session, gm)
-    scene_start(session=session, by=gm, scene_player=pc)
+    scene_start(
+        session=session, by=gm, scene_player=pc, place="The inn", purpose="To meet the contact"
+    )
     return pc
 
 
@@ -222,3 +231,85 @@ def test_character_page_face_action_with_a_superscript_id_is_not_a_500(client, p
     )
 
     assert response.status_code < 500
+
+
+@pytest.fixture
+def heir_furious_in_secret(session, gm, pc):
+    """The Heir (an NPC) on stage; the GM says a GM-only line with its furious face."""
+    heir = CharacterFactory(table=session.table, owner=gm, kind="npc", name="Heir")
+    face_add(character=heir, by=gm, data=picture_bytes("PNG"), label="calm")
+    furious = face_add(character=heir, by=gm, data=picture_bytes("PNG"), label="furious")
+    main_play_start(session, gm)
+    scene_start(
+        session=session,
+        by=gm,
+        scene_player=pc,
+        place="The old library",
+        purpose="To find out what happened",
+    )
+    stage_bring_in(session=session, by=gm, character=heir)
+    chat_post(
+        session=session,
+        by=gm,
+        text="(plotting)",
+        gm_only=True,
+        mode="ic",
+        character=heir,
+        face_id=furious.pk,
+    )
+    return furious
+
+
+def test_face_on_gm_only_lines_stays_the_gms_after_its_npc_appears(
+    client, session, gm, player, heir_furious_in_secret
+):
+    urls = [
+        reverse("face_image", args=[heir_furious_in_secret.pk]),
+        reverse("line_face", args=[session.pk, heir_furious_in_secret.pk]),
+    ]
+
+    client.force_login(player)
+    assert [client.get(url).status_code for url in urls] == [404, 404]
+    client.force_login(gm)
+    assert [client.get(url).status_code for url in urls] == [200, 200]
+
+
+def test_npc_portrait_on_stage_is_served_to_players(
+    client, session, player, heir_furious_in_secret
+):
+    calm = CharacterFace.objects.get(character=heir_furious_in_secret.character, label="calm")
+
+    client.force_login(player)
+
+    assert client.get(reverse("face_image", args=[calm.pk])).status_code == 200
+
+
+def test_face_on_a_line_players_see_is_served_to_them(
+    client, session, gm, player, heir_furious_in_secret
+):
+    chat_post(
+        session=session,
+        by=gm,
+        text="Enough!",
+        mode="ic",
+        character=heir_furious_in_secret.character,
+        face_id=heir_furious_in_secret.pk,
+    )
+    client.force_login(player)
+
+    url = reverse("line_face", args=[session.pk, heir_furious_in_secret.pk])
+    assert client.get(url).status_code == 200
+
+
+def test_imported_log_face_served_only_to_readers_of_a_line_with_it(
+    client, session, gm, player, outsider, heir_furious_in_secret
+):
+    document = log_export.export_json(viewer=log_export.log_viewer(session=session, user=gm))
+    imported = log_import(data=json.dumps(document), by=outsider)
+    reader = MembershipFactory(table=imported.table, user=UserFactory(username="reader")).user
+    url = reverse("line_face", args=[imported.pk, heir_furious_in_secret.pk])
+
+    client.force_login(reader)
+    assert client.get(url).status_code == 404
+    client.force_login(outsider)
+    assert client.get(url).status_code == 200

@@ -2,13 +2,20 @@
 
 import io
 import os
+import time
 
 import pytest
 from django.core.exceptions import ValidationError
 from django.core.files.storage import default_storage
 from PIL import Image
 
-from sessions_app.services.images import MAX_BYTES, image_clean, image_saved
+from sessions_app.services.images import (
+    MAX_BYTES,
+    MAX_REQUEST_PIXELS,
+    PixelBudget,
+    image_clean,
+    image_saved,
+)
 from tests.pictures import BROKEN_EXIF_JPEG, picture_bytes
 
 
@@ -70,6 +77,29 @@ def test_image_clean_refuses_too_many_pixels_before_decoding():
     # A PNG whose header claims 5000×5000 pixels: refused from the header alone.
     with pytest.raises(ValidationError, match="5000×5000 pixels; at most 4096×4096"):
         image_clean(picture_bytes("PNG", size=(5000, 5000), color=(0, 0, 0, 0)))
+
+
+def test_image_clean_refuses_a_small_file_of_too_many_pixels_before_decoding():
+    # 4000×4000 flat pixels pack into a few dozen KB and took seconds to decode and re-encode.
+    data = picture_bytes("PNG", size=(4000, 4000), color=(0, 0, 0), optimize=True)
+    assert len(data) < 100_000
+    started = time.perf_counter()
+
+    with pytest.raises(ValidationError, match="16.0 megapixels; at most 12.6 megapixels"):
+        image_clean(data)
+    assert time.perf_counter() - started < 0.5
+
+
+def test_image_clean_accepts_a_phone_photo_size():
+    assert image_clean(picture_bytes("JPEG", size=(4032, 3024))).width == 4032
+
+
+def test_image_clean_refuses_a_picture_past_the_requests_pixel_budget():
+    budget = PixelBudget()
+    budget.spend(MAX_REQUEST_PIXELS - 100)
+
+    with pytest.raises(ValidationError, match="megapixels in all"):
+        image_clean(picture_bytes("PNG", size=(20, 20)), budget)
 
 
 def test_image_clean_refuses_too_large_a_file():

@@ -9,16 +9,20 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from sessions_app.consumers import CLOSE_SIGNED_OUT
+from sessions_app.live import render
+from sessions_app.live.consumers import CLOSE_SIGNED_OUT
 from sessions_app.models import Membership
 from sessions_app.presenters import live
-from sessions_app.services import timeline as timeline_services
 from sessions_app.services.chat import chat_post
 from sessions_app.services.timeline import presence_enter
 from tests.factories import MembershipFactory, UserFactory
 from tests.sessions_app.test_consumers import _communicator, _frames, _joined, _session_cookie
 
 chat = sync_to_async(chat_post)
+
+
+def _dropped(messages):
+    """The channel layer losing what it was given."""
 
 
 @pytest.mark.django_db
@@ -31,7 +35,7 @@ def test_event_rendered_once_per_audience_and_language(session, gm, player):
     presence_enter(session_id=session.pk, user=others[0], channel_name="ja0", language="ja")
     event = chat_post(session=session, by=gm, text="Welcome")
 
-    messages = live.event_messages(event_id=event.pk)
+    messages = render.event_messages(event=event)
 
     groups = sorted(group for group, _message in messages)
     en, ja = live.Variant("en"), live.Variant("ja")
@@ -54,7 +58,7 @@ def test_whisper_goes_to_its_listed_user_and_the_gm_only(session, gm, player):
         presence_enter(session_id=session.pk, user=user, channel_name=f"c{n}", language="en")
     event = chat_post(session=session, by=gm, text="psst", mode="whisper", to=player)
 
-    messages = dict(live.event_messages(event_id=event.pk))
+    messages = dict(render.event_messages(event=event))
 
     en = live.Variant("en")
     players = messages[live.room_group(session.pk, live.PLAYERS, en)]
@@ -72,7 +76,7 @@ def test_a_removed_member_is_rendered_for_no_more(session, gm, player):
     Membership.objects.filter(user=player).delete()
     event = chat_post(session=session, by=gm, text="Still here?")
 
-    assert live.event_messages(event_id=event.pk) == []
+    assert render.event_messages(event=event) == []
 
 
 @pytest.mark.asyncio
@@ -96,13 +100,13 @@ async def test_socket_forwards_a_live_event_without_reading_or_rendering(session
 @pytest.mark.django_db(transaction=True)
 async def test_socket_reads_the_gap_when_a_message_is_missing(session, gm, player, monkeypatch):
     socket, _ = await _joined(player, session)
-    monkeypatch.setattr(timeline_services, "_ANNOUNCERS", {})
+    monkeypatch.setattr("sessions_app.live.hooks.send_all", _dropped)
     await chat(session=session, by=gm, text="lost on the way")
     monkeypatch.undo()
 
     await chat(session=session, by=gm, text="arrives")
 
-    frames = "".join(await _frames(socket))
+    frames = "".join(await _frames(socket, timeout=1.5))
     assert frames.index("lost on the way") < frames.index("arrives")
     await socket.disconnect()
 
@@ -112,10 +116,10 @@ async def test_socket_reads_the_gap_when_a_message_is_missing(session, gm, playe
 async def test_quiet_room_notices_a_dropped_message_without_another_event(
     session, gm, player, monkeypatch
 ):
-    monkeypatch.setattr("sessions_app.consumers.QUIET_SECONDS", 0.3)
-    monkeypatch.setattr("sessions_app.consumers.LATE_SECONDS", 0.2)
+    monkeypatch.setattr("sessions_app.live.pipe.QUIET_SECONDS", 0.3)
+    monkeypatch.setattr("sessions_app.live.consumers.LATE_SECONDS", 0.2)
     socket, _ = await _joined(player, session)
-    monkeypatch.setattr(timeline_services, "_ANNOUNCERS", {})
+    monkeypatch.setattr("sessions_app.live.hooks.send_all", _dropped)
 
     await chat(session=session, by=gm, text="dropped by the layer")
 

@@ -10,6 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from sessions_app import log_export
 from sessions_app.models import GameSession, ImportedLog, Membership, Table, TimelineEvent
 from sessions_app.services.chat import chat_post
+from sessions_app.services.chat_tabs import chat_tab_add, chat_tab_archive, chat_tab_rename
 from sessions_app.services.logs import MAX_BYTES, log_import
 from sessions_app.services.play import phase_advance
 from sessions_app.services.timeline import timeline_append
@@ -313,6 +314,44 @@ def test_log_import_keeps_offtopic_channel(session, gm, outsider):
     assert line.payload["channel"] == "offtopic"
 
 
+def _tab_line(session, gm, player):
+    """A line posted in a GM tab that was then renamed and archived."""
+    tab = chat_tab_add(session=session, by=gm, name="情報")
+    chat_post(session=session, by=player, text="The ledger is forged", channel=tab.key)
+    chat_tab_rename(session=session, by=gm, tab_id=tab.pk, name="Clues")
+    chat_tab_archive(session=session, by=gm, tab_id=tab.pk)
+    return tab
+
+
+def test_exports_keep_an_archived_tabs_name_on_its_lines(session, gm, player):
+    tab = _tab_line(session, gm, player)
+
+    exports = _exports(session, player)
+
+    assert "\\[情報\\] player: The ledger is forged" in exports["markdown"]
+    assert '<span class="badge badge-tab">[情報]</span>' in exports["html"]
+    line = next(e for e in json.loads(exports["json"])["events"] if e["kind"] == "chat")
+    assert line["payload"] == {"text": "The ledger is forged", "channel": tab.key, "tab": "情報"}
+    assert "The GM archived the chat tab “Clues”." in exports["markdown"]
+
+
+def test_log_import_keeps_a_tabs_name_on_its_lines(session, gm, player, outsider):
+    _tab_line(session, gm, player)
+
+    imported = log_import(data=json.dumps(_gm_document(session, gm)), by=outsider)
+
+    assert imported.events.get(kind="chat").payload["tab"] == "情報"
+    markdown = log_export.export_markdown(viewer=_viewer(imported, outsider))
+    assert "\\[情報\\] player: The ledger is forged" in markdown
+
+
+def test_log_import_refuses_a_tab_line_without_its_name(played, gm, outsider):
+    document = _gm_document(played, gm)
+    line = next(event for event in document["events"] if event["kind"] == "chat")
+    line["payload"]["channel"] = "tab4"
+    assert "fields its kind chat needs" in _refused(json.dumps(document), outsider)
+
+
 def _gm_document(played, gm) -> dict:
     return log_export.export_json(viewer=_viewer(played, gm))
 
@@ -495,3 +534,10 @@ def test_log_import_keeps_speakers_names(played, gm, outsider):
     imported = log_import(data=json.dumps(_gm_document(played, gm)), by=outsider)
     page = log_export.export_html(viewer=_viewer(imported, outsider))
     assert '<strong class="speaker">gm</strong>: ' + PUBLIC["chat"] in page
+
+
+def test_markdown_shows_a_handout_written_in_markdown_as_its_words(session, gm):
+    body = "The **Keeper** waits.\n\n- ten paces\n- a door"
+    payload = {"handout_id": 1, "title": "Map", "body": body, "slot": None}
+    item = _markdown_item(session, gm, "handout_revealed", payload)
+    assert item.endswith("Map\n\n  The Keeper waits.\\\n  \\- ten paces\\\n  \\- a door")

@@ -9,14 +9,16 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.test import Client
 from django.urls import reverse
 
-from sessions_app.consumers import CLOSE_NOT_A_MEMBER
-from sessions_app.models import Invite, Membership
+from sessions_app.live.consumers import CLOSE_NOT_A_MEMBER
+from sessions_app.models import Invite, Membership, TableBar
 from sessions_app.services.access import is_member
 from sessions_app.services.tables import (
     InviteError,
+    invite_accept,
     invite_create,
     invite_resolve,
     invite_withdraw,
+    member_bar_lift,
     member_remove,
     table_leave,
 )
@@ -95,9 +97,80 @@ def test_table_page_removes_a_member_for_the_gm(table, gm, player, player_member
         reverse("member_remove", args=[table.pk, player.pk]), headers={"HX-Request": "true"}
     )
 
+    members, barred = response.content.decode().split('id="barred-members"')
     assert response.status_code == 200
-    assert b'id="members"' in response.content and b"player" not in response.content
+    assert 'id="members"' in members and "player" not in members
+    assert 'data-barred="player"' in barred and "Let player join again" in barred
     assert not is_member(user=player, table_id=table.pk)
+
+
+def test_removed_member_cannot_rejoin_through_an_invite_they_still_hold(
+    table, gm, player, player_membership
+):
+    invite = invite_create(table=table, by=gm)
+    member_remove(table=table, by=gm, user=player)
+
+    with pytest.raises(PermissionDenied, match="removed you"):
+        invite_accept(token=invite.token, user=player)
+    assert not is_member(user=player, table_id=table.pk)
+
+
+def test_removed_member_rejoining_through_the_invite_page_is_told_why(
+    table, gm, player, player_membership
+):
+    invite = invite_create(table=table, by=gm)
+    member_remove(table=table, by=gm, user=player)
+    client = Client()
+    client.force_login(player)
+
+    response = client.post(reverse("invite", args=[invite.token]), {"action": "join"})
+
+    assert response.status_code == 403
+    assert "only they can let you join again" in response.content.decode()
+    assert not is_member(user=player, table_id=table.pk)
+
+
+def test_lifted_bar_lets_a_removed_member_rejoin(table, gm, player, player_membership):
+    invite = invite_create(table=table, by=gm)
+    member_remove(table=table, by=gm, user=player)
+
+    member_bar_lift(table=table, by=gm, user=player)
+
+    invite_accept(token=invite.token, user=player)
+    assert is_member(user=player, table_id=table.pk)
+
+
+def test_leaving_a_table_bars_nobody(table, gm, player, player_membership):
+    invite = invite_create(table=table, by=gm)
+    table_leave(table=table, by=player)
+
+    invite_accept(token=invite.token, user=player)
+
+    assert is_member(user=player, table_id=table.pk)
+
+
+def test_player_lifts_a_bar_refused(table, gm, player, player_membership):
+    removed = MembershipFactory(table=table, user=UserFactory(username="ren")).user
+    member_remove(table=table, by=gm, user=removed)
+
+    with pytest.raises(PermissionDenied):
+        member_bar_lift(table=table, by=player, user=removed)
+    assert TableBar.objects.filter(table=table, user=removed).exists()
+
+
+def test_table_page_shows_the_bar_and_lifts_it_for_the_gm(table, gm, player, player_membership):
+    member_remove(table=table, by=gm, user=player)
+    client = Client()
+    client.force_login(gm)
+    page = client.get(reverse("table_detail", args=[table.pk])).content.decode()
+
+    response = client.post(
+        reverse("member_bar_lift", args=[table.pk, player.pk]), headers={"HX-Request": "true"}
+    )
+
+    assert 'data-barred="player"' in page
+    assert response.status_code == 200 and b'data-barred="player"' not in response.content
+    assert not TableBar.objects.exists()
 
 
 def test_table_page_withdraws_an_invite_for_the_gm(table, gm):

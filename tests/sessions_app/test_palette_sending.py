@@ -90,7 +90,9 @@ def test_roll_box_unknown_reference_refused(session, player, pc):
 
 def test_roll_box_as_a_character_off_stage_in_main_play_refused(session, gm, player, pc, ren_pc):
     main_play_start(session, gm)
-    scene_start(session=session, by=gm, scene_player=ren_pc)
+    scene_start(
+        session=session, by=gm, scene_player=ren_pc, place="The inn", purpose="To meet the contact"
+    )
 
     with pytest.raises(ValidationError):
         box_send(session=session, by=player, text="2D6", character=pc, faces=(1, 2))

@@ -23,7 +23,9 @@ def said_with_a_smile(session, gm, player):
     aki = cast_member(session, player, name="Aki", slot=1)
     smile = face_add(character=aki, by=player, data=picture_bytes("PNG"), label="smile")
     main_play_start(session, gm)
-    scene_start(session=session, by=gm, scene_player=aki)
+    scene_start(
+        session=session, by=gm, scene_player=aki, place="The inn", purpose="To meet the contact"
+    )
     chat_post(session=session, by=player, text="Found it!", mode="ic", character=aki)
     return smile
 
@@ -93,5 +95,33 @@ def test_character_json_import_refuses_a_bad_picture_and_creates_nothing(session
         "data": {"name": "Mallory", "iconUrl": "data:image/png;base64,aGVsbG8="},
     }
     with pytest.raises(ValidationError, match="PNG, JPEG, WebP or GIF"):
+        character_ccfolia_import(table=session.table, by=player, text=json.dumps(document))
+    assert not Character.objects.filter(name="Mallory").exists()
+
+
+def _large_flat_png() -> dict:
+    # 12.6 megapixels each, the most one picture may have: three pass the 32 in all.
+    data = picture_bytes("PNG", size=(4096, 3072), color=(0, 0, 0), optimize=True)
+    return {"format": "png", "base64": base64.b64encode(data).decode()}
+
+
+def test_log_import_bounds_the_pixels_of_all_its_pictures(session, gm, outsider, said_with_a_smile):
+    document = _export(session, gm)
+    picture = _large_flat_png()
+    document["pictures"].update({f"face:{number}": picture for number in (901, 902, 903)})
+
+    with pytest.raises(ValidationError, match="megapixels in all"):
+        log_import(data=json.dumps(document), by=outsider)
+    assert not ImportedLog.objects.exists()
+
+
+def test_character_json_import_bounds_the_pixels_of_all_its_pictures(session, player):
+    url = "data:image/png;base64," + _large_flat_png()["base64"]
+    document = {
+        "kind": "character",
+        "data": {"name": "Mallory", "iconUrl": url, "faces": [{"iconUrl": url}] * 2},
+    }
+
+    with pytest.raises(ValidationError, match="megapixels in all"):
         character_ccfolia_import(table=session.table, by=player, text=json.dumps(document))
     assert not Character.objects.filter(name="Mallory").exists()

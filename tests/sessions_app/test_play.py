@@ -3,6 +3,7 @@ handouts and slots."""
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.urls import reverse
 
 from sessions_app.models import (
     Character,
@@ -30,28 +31,12 @@ from sessions_app.services.play import (
 from sessions_app.services.scenes import scene_start
 from tests.factories import (
     HandoutFactory,
-    MembershipFactory,
     ScenarioFactory,
     ScenarioNpcFactory,
     UserFactory,
     cast_member,
     main_play_start,
 )
-
-
-@pytest.fixture
-def second_player(session):
-    return MembershipFactory(table=session.table, user=UserFactory(username="ren")).user
-
-
-@pytest.fixture
-def pc(session, player):
-    return cast_member(session, player, name="Aki", slot=1)
-
-
-@pytest.fixture
-def pc2(session, second_player):
-    return cast_member(session, second_player, name="Ren", slot=2)
 
 
 @pytest.fixture
@@ -349,7 +334,9 @@ def test_phase_advance_stale_from_phase_refused(session, gm):
 
 def test_phase_advance_with_scene_running_refused(session, gm, pc):
     main_play_start(session, gm)
-    scene_start(session=session, by=gm, scene_player=pc)
+    scene_start(
+        session=session, by=gm, scene_player=pc, place="The inn", purpose="To meet the contact"
+    )
 
     with pytest.raises(ValidationError):
         phase_advance(session=session, by=gm, from_phase=Phase.OPENING)
@@ -412,6 +399,20 @@ def test_handout_reveal_without_slot_goes_to_everyone(
     event = _last_event(session)
     assert (event.kind, event.actor, event.visibility) == ("handout_revealed", gm, "everyone")
     assert handouts_for(session=session, user=second_player, is_gm=False) == [reveal]
+
+
+def test_handout_reveal_shows_its_markdown_in_the_players_room(
+    client, session, gm, player, pc, running_scenario
+):
+    handout = HandoutFactory(scenario=running_scenario, slot=1, body="Ask the **Keeper**.")
+    handout_reveal(session=session, by=gm, handout=handout)
+
+    client.force_login(player)
+    page = client.get(reverse("session_room", args=[session.pk])).content.decode()
+
+    # In the player's handouts and in the timeline's line alike.
+    assert page.count("<strong>Keeper</strong>") == 2
+    assert "**Keeper**" not in page
 
 
 def test_handout_reveal_twice_refused(session, gm, pc, running_scenario):

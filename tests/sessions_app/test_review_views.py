@@ -12,6 +12,7 @@ from django.urls import reverse
 from sessions_app import log_export
 from sessions_app.models import GameSession, ImportedLog, Table, TimelineEvent
 from sessions_app.services.chat import chat_post
+from sessions_app.services.chat_tabs import chat_tab_add, chat_tab_archive
 from tests.factories import MembershipFactory, UserFactory
 from tests.sessions_app.log_script import PUBLIC, SECRETS, add_chat_lines, play_scripted_session
 
@@ -69,11 +70,19 @@ def test_review_has_no_forms_of_the_room(played, gm):
     assert "hx-post" not in page
 
 
-def test_review_scenes_collapsed_except_last(played, gm):
+def test_review_opens_the_scenes_and_the_last_section_and_folds_the_rest(played, gm):
     page = _review(played, gm).content.decode()
-    details = re.findall(r"<details[^>]*>", page)
+    details = re.findall(r'<details class="review-section[^>]*>', page)
     assert len(details) >= 2
-    assert [" open" in tag for tag in details] == [False] * (len(details) - 1) + [True]
+    expected = ["review-scene" in tag for tag in details[:-1]] + [True]
+    assert [" open" in tag for tag in details] == expected
+
+
+def test_review_shows_the_log_before_the_dice_chart_which_is_folded(played, gm):
+    page = _review(played, gm).content.decode()
+    chart = re.search(r'<details class="card review-dice"[^>]*>', page)
+    assert chart and " open" not in chart.group(0)
+    assert page.index('id="review-log"') < chart.start()
 
 
 def test_review_filter_checks_only(played, gm):
@@ -112,14 +121,14 @@ def test_export_download_is_attachment(played, other_player, name):
 
 @pytest.mark.parametrize("name", EXPORTS)
 def test_export_download_player_holds_no_hidden_text(played, other_player, name):
-    text = _client(other_player).get(reverse(name, args=[played.pk])).content.decode()
+    text = _client(other_player).get(reverse(name, args=[played.pk])).getvalue().decode()
     for secret in SECRETS.values():
         assert secret not in text
 
 
 @pytest.mark.parametrize("name", EXPORTS)
 def test_export_download_gm_holds_gm_only_lines(played, gm, name):
-    text = _client(gm).get(reverse(name, args=[played.pk])).content.decode()
+    text = _client(gm).get(reverse(name, args=[played.pk])).getvalue().decode()
     assert SECRETS["gm_chat"] in text and SECRETS["secret_roll"] in text
 
 
@@ -196,7 +205,10 @@ def _page_queries(client, url) -> int:
         return execute(sql, params, many, context)
 
     with connection.execute_wrapper(count):
-        assert client.get(url).status_code == 200
+        response = client.get(url)
+        # A streamed export reads the log while it is sent.
+        response.getvalue()
+        assert response.status_code == 200
     return len(statements)
 
 
@@ -219,3 +231,79 @@ def test_review_badges_offtopic_line(session, gm):
 
     assert 'class="badge badge-offtopic">[Off-topic]</span>' in page
     assert "Pizza is here" in page
+
+
+def test_review_badges_an_archived_tabs_line_with_its_name(session, gm, player):
+    tab = chat_tab_add(session=session, by=gm, name="秘匿")
+    chat_post(session=session, by=player, text="I pocket the key", channel=tab.key)
+    chat_tab_archive(session=session, by=gm, tab_id=tab.pk)
+
+    page = _review(session, gm).content.decode()
+
+    assert 'class="badge badge-tab">[秘匿]</span>' in page
+    assert "I pocket the key" in page
+
+
+# --------------------------------------------------------------------------- long logs
+
+
+def _events_shown(page: str) -> list[int]:
+    return [int(seq) for seq in re.findall(r'<li id="event-(\d+)"', page)]
+
+
+def test_review_page_of_a_long_log_shows_a_bounded_page(session, gm, player):
+    add_chat_lines(session, gm, 2 * log_export.REVIEW_PAGE_EVENTS + 5)
+
+    first = _review(session, player).content.decode()
+    last = _review(session, player, page=3).content.decode()
+
+    assert len(_events_shown(first)) == log_export.REVIEW_PAGE_EVENTS
+    assert _events_shown(first)[0] == 1
+    assert len(_events_shown(last)) == 5
+    assert _events_shown(last)[-1] == session.events.count()
+    assert 'href="?page=2" rel="next"' in first
+    assert 'aria-current="page"' in last and 'rel="next"' not in last
+
+
+def test_review_page_links_keep_the_filters(session, gm, player):
+    add_chat_lines(session, gm, log_export.REVIEW_PAGE_EVENTS + 5)
+
+    page = _review(session, player, show="chat", page=2).content.decode()
+
+    assert 'href="?show=chat&amp;page=1" rel="prev"' in page
+    assert _events_shown(page)
+
+
+def test_review_page_out_of_range_shows_the_nearest_page(session, gm, player):
+    add_chat_lines(session, gm, 5)
+
+    assert _events_shown(_review(session, player, page=99).content.decode())
+    assert _events_shown(_review(session, player, page="x").content.decode())
+
+
+@pytest.mark.parametrize("name", EXPORTS)
+def test_exports_stream(played, gm, name):
+    response = _client(gm).get(reverse(name, args=[played.pk]))
+
+    assert response.streaming
+    assert SECRETS["gm_chat"] in response.getvalue().decode()
+
+
+def test_exports_are_the_same_whatever_the_chunk_size(played, gm, monkeypatch):
+    add_chat_lines(played, gm, 30)
+    viewer = log_export.log_viewer(session=played, user=gm)
+
+    def files():
+        return (
+            "".join(log_export.export_json_chunks(viewer=viewer)),
+            log_export.export_markdown(viewer=viewer),
+            re.sub(r"<footer.*</footer>", "", log_export.export_html(viewer=viewer)),
+        )
+
+    whole = files()
+    monkeypatch.setattr(log_export, "CHUNK", 7)
+    monkeypatch.setattr(log_export, "OUTLINE_CHUNK", 11)
+
+    assert files() == whole
+    assert whole[0] == log_export.export_json_text(viewer=viewer)
+    assert whole[1].count("\n- ") == len(log_export.log_events(viewer))

@@ -1,5 +1,7 @@
 """The room's check, contest, roll-box and cast endpoints over HTTP."""
 
+import re
+
 import pytest
 from django.contrib import admin
 from django.test import Client
@@ -7,6 +9,7 @@ from django.urls import get_resolver, reverse
 
 from sessions_app.models import CheckRequest, Roll, TimelineEvent
 from sessions_app.services.checks import check_request, check_roll, command_roll, gm_roll
+from sessions_app.services.dice import dice_reserve
 from tests.factories import (
     CharacterFactory,
     GameSessionFactory,
@@ -582,3 +585,38 @@ def test_roll_box_secret_bcdice_command_stays_with_its_roller(
     other_page = other.get(_url("session_room", session)).content.decode()
     assert "7B6" not in other_page and "ambush" not in other_page
     assert "made a secret roll" in other_page
+
+
+def test_room_earlier_lines_link_works_without_script(session, gm, player):
+    from sessions_app.selectors.timeline import ROOM_EVENT_LIMIT
+    from tests.sessions_app.log_script import add_chat_lines
+
+    add_chat_lines(session, gm, ROOM_EVENT_LIMIT * 2 + 3)
+    client = Client()
+    client.force_login(player)
+    room = client.get(reverse("session_room", args=[session.pk])).content.decode()
+    link = re.search(r'<a class="link-button" href="([^"]+)"', room).group(1)
+
+    earlier = client.get(link.replace("&amp;", "&"))
+
+    page = earlier.content.decode()
+    assert earlier.status_code == 200 and "<html" in page
+    shown = [int(seq) for seq in re.findall(r'<li id="event-(\d+)"', page)]
+    assert len(shown) == ROOM_EVENT_LIMIT
+    assert f'?before={shown[0]}"' in page
+
+
+def test_dice_records_are_marked_for_the_information_tab_only(player_client, gm, session, pc):
+    check_request(session=session, by=gm, character=pc, label="Climb", value_name="Strength")
+    dice_reserve(session=session, by=pc.owner)
+
+    page = player_client.get(reverse("session_room", args=[session.pk])).content.decode()
+
+    def line_classes(kind):
+        found = re.search(rf'<li id="event-\d+"[^>]*class="([^"]*event-{kind}\b[^"]*)"', page)
+        assert found, kind
+        return found.group(1).split()
+
+    assert "event-record" in line_classes("dice_committed")
+    assert "event-record" in line_classes("dice_reserved")
+    assert "event-record" not in line_classes("check_requested")

@@ -34,7 +34,7 @@ from sessions_app.services.scenes import (
     stage_request_withdraw,
     stage_take_out,
 )
-from tests.factories import MembershipFactory, UserFactory, cast_member, main_play_start
+from tests.factories import cast_member, main_play_start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -75,16 +75,13 @@ def _failed(outcome) -> bool:
 
 
 @pytest.fixture
-def second_player(session):
-    return MembershipFactory(table=session.table, user=UserFactory(username="ren")).user
-
-
-@pytest.fixture
 def scene(session, gm, player, second_player):
     aki = cast_member(session, player, name="Aki", slot=1)
     cast_member(session, second_player, name="Ren", slot=2)
     main_play_start(session, gm)
-    return scene_start(session=session, by=gm, scene_player=aki)
+    return scene_start(
+        session=session, by=gm, scene_player=aki, place="The inn", purpose="To meet the contact"
+    )
 
 
 def test_entry_allowed_while_withdrawn_ends_in_one_state(scene, session, gm, second_player):
@@ -143,7 +140,9 @@ def test_entry_allowed_while_scene_ends_ends_in_one_state(session, gm, player, s
     ren = cast_member(session, second_player, name="Ren", slot=2)
     main_play_start(session, gm)
     for _round in range(ROUNDS):
-        scene = scene_start(session=session, by=gm, scene_player=aki)
+        scene = scene_start(
+            session=session, by=gm, scene_player=aki, place="The inn", purpose="To meet the contact"
+        )
         request = entry_request(session=session, by=second_player, character=ren)
 
         outcome = _race(
@@ -172,8 +171,12 @@ def test_scene_started_from_two_tabs_starts_once(session, gm, player, second_pla
     main_play_start(session, gm)
 
     outcome = _race(
-        first=lambda: scene_start(session=session, by=gm, scene_player=aki),
-        second=lambda: scene_start(session=session, by=gm, scene_player=ren),
+        first=lambda: scene_start(
+            session=session, by=gm, scene_player=aki, place="The inn", purpose="To meet the contact"
+        ),
+        second=lambda: scene_start(
+            session=session, by=gm, scene_player=ren, place="The inn", purpose="To meet the contact"
+        ),
     )
 
     successes = [name for name, result in outcome.items() if not _failed(result)]
@@ -197,7 +200,9 @@ def test_entry_check_rolled_while_scene_ends_ends_in_one_state(session, gm, play
     ren = cast_member(session, second_player, name="Ren", slot=2)
     main_play_start(session, gm)
     for _round in range(ROUNDS):
-        scene = scene_start(session=session, by=gm, scene_player=aki)
+        scene = scene_start(
+            session=session, by=gm, scene_player=aki, place="The inn", purpose="To meet the contact"
+        )
         request = entry_request(session=session, by=second_player, character=ren)
         stage_request_decide(session=session, by=gm, request_id=request.pk, allow=True)
         request.refresh_from_db()

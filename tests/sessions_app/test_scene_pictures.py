@@ -23,11 +23,6 @@ from tests.pictures import picture_bytes
 
 
 @pytest.fixture
-def pc(session, player):
-    return cast_member(session, player, name="Aki", slot=1)
-
-
-@pytest.fixture
 def scenario(session, gm):
     scenario = ScenarioFactory(owner=gm)
     session_scenario_set(session=session, by=gm, scenario=scenario)
@@ -59,7 +54,7 @@ def test_scene_started_from_the_plan_carries_its_background(
     client.force_login(player)
     assert client.get(reverse("scene_background", args=[scene.pk])).status_code == 200
     page = client.get(reverse("session_room", args=[session.pk])).content.decode()
-    assert 'class="scene-background"' in page
+    assert 'class="standing-background"' in page
 
 
 def test_scene_background_hidden_from_an_outsider(client, session, gm, pc, outsider, planned):
@@ -73,7 +68,9 @@ def test_scene_background_set_by_a_player_is_refused(session, gm, player, pc):
     from django.core.exceptions import PermissionDenied
 
     main_play_start(session, gm)
-    scene = scene_start(session=session, by=gm, scene_player=pc)
+    scene = scene_start(
+        session=session, by=gm, scene_player=pc, place="The inn", purpose="To meet the contact"
+    )
     with pytest.raises(PermissionDenied):
         scene_background_set(scene=scene, by=player, data=picture_bytes("PNG"))
     assert not Scene.objects.get(pk=scene.pk).background
@@ -81,7 +78,9 @@ def test_scene_background_set_by_a_player_is_refused(session, gm, player, pc):
 
 def test_scene_background_upload_of_a_text_file_says_why(client, session, gm, pc):
     main_play_start(session, gm)
-    scene = scene_start(session=session, by=gm, scene_player=pc)
+    scene = scene_start(
+        session=session, by=gm, scene_player=pc, place="The inn", purpose="To meet the contact"
+    )
     client.force_login(gm)
     response = client.post(
         reverse("scene_background_set", args=[session.pk]),
@@ -105,7 +104,7 @@ def test_handout_image_hidden_until_revealed(client, session, gm, player, pc, sc
 def test_handout_image_for_one_slot_hidden_from_other_players(
     client, session, gm, player, pc, scenario
 ):
-    from tests.factories import MembershipFactory, UserFactory, cast_member
+    from tests.factories import MembershipFactory, UserFactory
 
     ren = MembershipFactory(table=session.table, user=UserFactory(username="ren")).user
     cast_member(session, ren, name="Ren", slot=2)

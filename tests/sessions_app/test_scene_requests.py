@@ -12,12 +12,7 @@ from sessions_app.services.scenes import (
     scene_request_decide,
     scene_start,
 )
-from tests.factories import MembershipFactory, UserFactory, cast_member, main_play_start
-
-
-@pytest.fixture
-def pc(session, player):
-    return cast_member(session, player, name="Aki", slot=1)
+from tests.factories import MembershipFactory, UserFactory, main_play_start
 
 
 @pytest.fixture
@@ -87,7 +82,7 @@ def test_gm_starts_a_scene_from_a_player_request(opening, gm, player, pc):
 def test_gm_starts_a_scene_from_a_request_naming_nobody_as_a_master_scene(opening, gm, player):
     request = scene_request_create(session=opening, by=player, place="Rooftops")
 
-    scene = scene_start(session=opening, by=gm, scene_request=request)
+    scene = scene_start(session=opening, by=gm, scene_request=request, purpose="Chase the thief")
 
     assert scene.is_master and scene.place == "Rooftops"
 
@@ -95,14 +90,25 @@ def test_gm_starts_a_scene_from_a_request_naming_nobody_as_a_master_scene(openin
 def test_gm_starts_a_scene_from_a_request_with_their_own_choices_first(opening, gm, player, pc):
     request = scene_request_create(session=opening, by=player, scene_player=pc, place="Tower")
 
-    scene = scene_start(session=opening, by=gm, scene_request=request, master=True, place="Cellar")
+    scene = scene_start(
+        session=opening,
+        by=gm,
+        scene_request=request,
+        master=True,
+        place="Cellar",
+        purpose="Hide the map",
+    )
 
     assert (scene.is_master, scene.place) == (True, "Cellar")
 
 
 def test_gm_keeps_a_scene_request_for_later_then_starts_it(opening, gm, player, pc):
-    request = scene_request_create(session=opening, by=player, place="Tower")
-    scene_start(session=opening, by=gm, scene_player=pc)
+    request = scene_request_create(
+        session=opening, by=player, place="Tower", purpose="Ring the bell"
+    )
+    scene_start(
+        session=opening, by=gm, scene_player=pc, place="The inn", purpose="To meet the contact"
+    )
 
     kept = scene_request_decide(session=opening, by=gm, request_id=request.pk, keep=True)
     scene_end(session=opening, by=gm)
@@ -157,3 +163,16 @@ def test_stage_shows_scene_requests_and_counts_them_for_the_gm(opening, gm, play
     assert as_gm["decisions"] == 1
     assert as_gm["scene_requests"][0][1] == {"start": True, "keep": True, "decline": True}
     assert as_player["scene_requests"][0][1] == {"start": False, "keep": False, "decline": False}
+
+
+def test_gm_starting_a_scene_from_a_request_without_a_purpose_is_asked_for_one(
+    opening, gm, player, pc
+):
+    request = scene_request_create(session=opening, by=player, scene_player=pc, place="Tower")
+
+    with pytest.raises(ValidationError) as refused:
+        scene_start(session=opening, by=gm, scene_request=request)
+
+    request.refresh_from_db()
+    assert "Say what the scene is for" in refused.value.message_dict["purpose"][0]
+    assert request.status == SceneRequest.Status.PENDING

@@ -32,12 +32,10 @@ from sessions_app.services.scenes import (
 )
 from tests.factories import (
     CharacterFactory,
-    MembershipFactory,
     PlannedSceneFactory,
     PreparedCheckFactory,
     RulesProfileFactory,
     ScenarioFactory,
-    UserFactory,
     cast_member,
     main_play_start,
 )
@@ -56,21 +54,6 @@ class FixedRng:
 
 
 @pytest.fixture
-def second_player(session):
-    return MembershipFactory(table=session.table, user=UserFactory(username="ren")).user
-
-
-@pytest.fixture
-def pc(session, player):
-    return cast_member(session, player, name="Aki", slot=1)
-
-
-@pytest.fixture
-def pc2(session, second_player):
-    return cast_member(session, second_player, name="Ren", slot=2)
-
-
-@pytest.fixture
 def npc(session, gm):
     return CharacterFactory(table=session.table, owner=gm, kind="npc", name="Librarian")
 
@@ -82,7 +65,14 @@ def opening(session, gm, pc, pc2):
 
 @pytest.fixture
 def scene(opening, gm, pc):
-    return scene_start(session=opening, by=gm, scene_player=pc, title="The bell tower")
+    return scene_start(
+        session=opening,
+        by=gm,
+        scene_player=pc,
+        title="The bell tower",
+        place="The inn",
+        purpose="To meet the contact",
+    )
 
 
 def _profile(session, **fields):
@@ -123,7 +113,7 @@ def test_scene_start_scene_player_appears_at_once(opening, gm, pc):
 
 
 def test_scene_start_appends_events_with_the_gm_as_actor(opening, gm, pc):
-    scene_start(session=opening, by=gm, scene_player=pc, place="Tower")
+    scene_start(session=opening, by=gm, scene_player=pc, place="Tower", purpose="Find the bell")
 
     started, entered = _events(opening, "scene_started", "character_entered")
     assert (started.actor, started.payload["scene_player"], started.payload["place"]) == (
@@ -140,41 +130,64 @@ def test_scene_start_appends_events_with_the_gm_as_actor(opening, gm, pc):
 
 def test_scene_start_by_player_refused(opening, player, pc):
     with pytest.raises(PermissionDenied):
-        scene_start(session=opening, by=player, scene_player=pc)
+        scene_start(
+            session=opening,
+            by=player,
+            scene_player=pc,
+            place="The inn",
+            purpose="To meet the contact",
+        )
 
     assert not Scene.objects.exists()
 
 
 def test_scene_start_in_preplay_refused(session, gm, pc):
     with pytest.raises(ValidationError):
-        scene_start(session=session, by=gm, scene_player=pc)
+        scene_start(
+            session=session, by=gm, scene_player=pc, place="The inn", purpose="To meet the contact"
+        )
 
     assert not Scene.objects.exists()
 
 
 def test_scene_start_while_one_runs_refused(scene, opening, gm, pc2):
     with pytest.raises(ValidationError):
-        scene_start(session=opening, by=gm, scene_player=pc2)
+        scene_start(
+            session=opening, by=gm, scene_player=pc2, place="The inn", purpose="To meet the contact"
+        )
 
     assert Scene.objects.count() == 1
 
 
 def test_scene_start_without_scene_player_or_master_refused(opening, gm):
     with pytest.raises(ValidationError):
-        scene_start(session=opening, by=gm)
+        scene_start(session=opening, by=gm, place="The inn", purpose="To meet the contact")
 
 
 def test_scene_start_scene_player_not_taking_part_refused(opening, gm, player):
     absent = CharacterFactory(table=opening.table, owner=player, name="Absent")
 
     with pytest.raises(ValidationError):
-        scene_start(session=opening, by=gm, scene_player=absent)
+        scene_start(
+            session=opening,
+            by=gm,
+            scene_player=absent,
+            place="The inn",
+            purpose="To meet the contact",
+        )
 
     assert not Scene.objects.exists()
 
 
 def test_scene_start_master_scene_puts_nobody_on_stage(opening, gm):
-    scene = scene_start(session=opening, by=gm, master=True, title="Meanwhile")
+    scene = scene_start(
+        session=opening,
+        by=gm,
+        master=True,
+        title="Meanwhile",
+        place="The inn",
+        purpose="To meet the contact",
+    )
 
     assert scene.is_master
     assert _on_stage(scene) == set()
@@ -219,7 +232,9 @@ def test_scene_start_copies_the_profiles_entry_condition(session, gm, pc, pc2):
     _profile(session, entry_condition="cost", entry_cost_resource="HP", entry_cost_amount="2")
     main_play_start(session, gm)
 
-    scene = scene_start(session=session, by=gm, scene_player=pc)
+    scene = scene_start(
+        session=session, by=gm, scene_player=pc, place="The inn", purpose="To meet the contact"
+    )
 
     assert (scene.entry_condition, scene.entry_cost_resource, scene.entry_cost_amount) == (
         "cost",
@@ -231,7 +246,9 @@ def test_scene_start_copies_the_profiles_entry_condition(session, gm, pc, pc2):
 def test_scene_start_numbers_scenes_in_order(scene, opening, gm, pc2):
     scene_end(session=opening, by=gm)
 
-    second = scene_start(session=opening, by=gm, scene_player=pc2)
+    second = scene_start(
+        session=opening, by=gm, scene_player=pc2, place="The inn", purpose="To meet the contact"
+    )
 
     assert second.number == 2
 
@@ -306,7 +323,13 @@ def _hp(character: Character) -> int:
 def test_scene_end_after_scene_rule_touches_exactly_those_who_did_not_appear(
     session, gm, recovering
 ):
-    scene_start(session=session, by=gm, scene_player=recovering["Aki"])
+    scene_start(
+        session=session,
+        by=gm,
+        scene_player=recovering["Aki"],
+        place="The inn",
+        purpose="To meet the contact",
+    )
     # Ren appears and leaves before the end: appearing at all is what counts.
     stage_bring_in(session=session, by=gm, character=recovering["Ren"])
     stage_take_out(session=session, by=gm, character=recovering["Ren"])
@@ -327,7 +350,13 @@ def test_scene_end_after_scene_rule_touches_exactly_those_who_did_not_appear(
 def test_scene_end_after_scene_rule_rolls_with_injected_rng(session, gm, recovering):
     session.rules_profile.after_scene_amount = "1D6"
     session.rules_profile.save()
-    scene_start(session=session, by=gm, scene_player=recovering["Aki"])
+    scene_start(
+        session=session,
+        by=gm,
+        scene_player=recovering["Aki"],
+        place="The inn",
+        purpose="To meet the contact",
+    )
 
     scene_end(session=session, by=gm, rng=FixedRng(4))
 
@@ -341,7 +370,13 @@ def test_scene_end_after_scene_rule_rolls_with_injected_rng(session, gm, recover
 def test_scene_end_after_scene_rule_rolls_verifiable_dice(session, gm, recovering):
     session.rules_profile.after_scene_amount = "1D6"
     session.rules_profile.save()
-    scene_start(session=session, by=gm, scene_player=recovering["Aki"])
+    scene_start(
+        session=session,
+        by=gm,
+        scene_player=recovering["Aki"],
+        place="The inn",
+        purpose="To meet the contact",
+    )
 
     scene_end(session=session, by=gm)
 
@@ -353,7 +388,9 @@ def test_scene_end_after_scene_rule_rolls_verifiable_dice(session, gm, recoverin
 
 def test_scene_end_without_after_scene_rule_changes_no_resource(opening, gm, player, pc):
     resting = cast_member(opening, player, name="Mio", resources={"HP": {"current": 1, "max": 9}})
-    scene_start(session=opening, by=gm, scene_player=pc)
+    scene_start(
+        session=opening, by=gm, scene_player=pc, place="The inn", purpose="To meet the contact"
+    )
 
     scene_end(session=opening, by=gm)
 
@@ -491,7 +528,7 @@ def test_companion_accepted_then_refused_by_gm_does_not_appear(
 
 
 def test_companion_propose_in_master_scene_refused(opening, gm, player, pc2):
-    scene_start(session=opening, by=gm, master=True)
+    scene_start(session=opening, by=gm, master=True, place="The inn", purpose="To meet the contact")
 
     with pytest.raises(ValidationError):
         companion_propose(session=opening, by=player, character=pc2)
@@ -574,7 +611,9 @@ def test_entry_request_without_running_scene_refused(opening, second_player, pc2
 
 
 def test_entry_request_in_master_scene_refused_but_gm_brings_in(opening, gm, second_player, pc2):
-    scene = scene_start(session=opening, by=gm, master=True)
+    scene = scene_start(
+        session=opening, by=gm, master=True, place="The inn", purpose="To meet the contact"
+    )
 
     with pytest.raises(ValidationError):
         entry_request(session=opening, by=second_player, character=pc2)
@@ -653,7 +692,9 @@ def check_scene(session, gm, pc, pc2):
         entry_check_difficulty=10,
     )
     main_play_start(session, gm)
-    return scene_start(session=session, by=gm, scene_player=pc)
+    return scene_start(
+        session=session, by=gm, scene_player=pc, place="The inn", purpose="To meet the contact"
+    )
 
 
 def _entry_checked(session, gm, second_player, pc2) -> StageRequest:
@@ -718,7 +759,9 @@ def cost_session(session, gm, player, second_player):
             session, second_player, name="Ren", resources={"HP": {"current": current, "max": 10}}
         )
         main_play_start(session, gm)
-        scene = scene_start(session=session, by=gm, scene_player=aki)
+        scene = scene_start(
+            session=session, by=gm, scene_player=aki, place="The inn", purpose="To meet the contact"
+        )
         request = entry_request(session=session, by=second_player, character=ren)
         return scene, request, ren
 
@@ -836,7 +879,9 @@ def test_no_scene_mode_refuses_entry_and_exit_requests(
 
 def test_no_scene_mode_refuses_scene_start(continuous, session, gm, pc):
     with pytest.raises(ValidationError):
-        scene_start(session=session, by=gm, scene_player=pc)
+        scene_start(
+            session=session, by=gm, scene_player=pc, place="The inn", purpose="To meet the contact"
+        )
 
 
 def test_no_scene_mode_scene_ends_at_after_play(continuous, session, gm):
@@ -1003,3 +1048,34 @@ def test_entry_check_cancelled_when_gm_brings_the_character_in(
     assert request.status == StageRequest.Status.WITHDRAWN
     assert request.check_request.status == CheckRequest.Status.CANCELLED
     assert Appearance.objects.filter(scene=check_scene, character=pc2).count() == 1
+
+
+# ------------------------------------------------- scenes say where and why (seed 003)
+
+
+def test_scene_start_without_a_place_is_refused(opening, gm, pc):
+    with pytest.raises(ValidationError) as refused:
+        scene_start(session=opening, by=gm, scene_player=pc, place="  ", purpose="Find the bell")
+
+    assert "Say where the scene takes place" in refused.value.message_dict["place"][0]
+    assert not Scene.objects.exists()
+
+
+def test_scene_start_without_a_purpose_is_refused(opening, gm, pc):
+    with pytest.raises(ValidationError) as refused:
+        scene_start(session=opening, by=gm, master=True, place="Tower")
+
+    assert "Say what the scene is for" in refused.value.message_dict["purpose"][0]
+    assert not _events(opening, "scene_started")
+
+
+def test_scene_start_from_a_planned_scene_without_a_place_asks_for_one(opening, gm):
+    scenario = ScenarioFactory(owner=gm)
+    session_scenario_set(session=opening, by=gm, scenario=scenario)
+    planned = PlannedSceneFactory(scenario=scenario, scene_player_slot=None, place="")
+
+    with pytest.raises(ValidationError):
+        scene_start(session=opening, by=gm, planned=planned)
+    scene = scene_start(session=opening, by=gm, planned=planned, place="The crypt")
+
+    assert (scene.place, scene.purpose) == ("The crypt", "Find the letter")

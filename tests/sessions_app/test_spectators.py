@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from config.asgi import application
-from sessions_app.consumers import CLOSE_NOT_A_MEMBER
+from sessions_app.live.consumers import CLOSE_NOT_A_MEMBER
 from sessions_app.models import SpectatorPresence, Table
 from sessions_app.selectors.spectators import spectator_variants
 from sessions_app.selectors.timeline import PRESENCE_TIMEOUT
@@ -290,15 +290,15 @@ async def test_spectator_is_not_present_as_a_member(session, gm):
 
 
 def test_event_rendered_once_per_spectator_variant(session, gm):
+    from sessions_app.live import render
     from sessions_app.models import SpectatorPresence
-    from sessions_app.presenters import live
 
     _watching(session.table)
     for channel, language in [("a", "en"), ("b", "en"), ("c", "ja")]:
         SpectatorPresence.objects.create(session=session, channel_name=channel, language=language)
     event = chat_post(session=session, by=gm, text="Welcome to the library")
 
-    groups = [group for group, _message in live.event_messages(event_id=event.pk)]
+    groups = [group for group, _message in render.event_messages(event=event)]
 
     assert sorted(group for group in groups if ".sp." in group) == [
         f"room.{session.pk}.sp.en.server",
@@ -318,3 +318,53 @@ def test_spectator_variants_forget_a_socket_whose_pings_stopped(session):
     )
 
     assert spectator_variants(session_id=session.pk) == [("en", "UTC")]
+
+
+# --- Handouts ----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def two_handouts_revealed(session, gm, player):
+    """A handout revealed to everyone (with a picture) and one given to PC1's player."""
+    from sessions_app.services.play import handout_reveal, session_scenario_set
+    from sessions_app.services.scene_pictures import handout_image_set
+    from tests.factories import HandoutFactory, ScenarioFactory, cast_member
+    from tests.pictures import picture_bytes
+
+    cast_member(session, player, name="Aki", slot=1)
+    scenario = ScenarioFactory(owner=gm)
+    session_scenario_set(session=session, by=gm, scenario=scenario)
+    session.refresh_from_db()
+    public = HandoutFactory(scenario=scenario, title="The town map", body="Roads and rivers")
+    handout_image_set(handout=public, by=gm, data=picture_bytes("PNG"))
+    private = HandoutFactory(scenario=scenario, slot=1, title="Your secret", body="You are heir")
+    handout_image_set(handout=private, by=gm, data=picture_bytes("PNG"))
+    for handout in (public, private):
+        handout_reveal(session=session, by=gm, handout=handout)
+    return public, private
+
+
+def test_spectators_see_handouts_revealed_to_everyone_and_never_a_pcs_own(
+    client, session, two_handouts_revealed
+):
+    public, private = two_handouts_revealed
+    table = _watching(session.table)
+
+    html = client.get(
+        reverse("watch_session", args=[table.spectator_token, session.pk])
+    ).content.decode()
+
+    handouts = html[html.index('id="handouts"') :]
+    assert "The town map" in handouts and "Roads and rivers" in handouts
+    assert "Your secret" not in html and "You are heir" not in html
+    assert client.get(reverse("handout_image", args=[public.pk])).status_code == 200
+    assert client.get(reverse("handout_image", args=[private.pk])).status_code == 404
+
+
+def test_handout_image_refused_to_anonymous_visitors_without_a_spectator_link(
+    client, session, two_handouts_revealed
+):
+    public, _private = two_handouts_revealed
+    _watching(session.table)
+
+    assert client.get(reverse("handout_image", args=[public.pk])).status_code == 404

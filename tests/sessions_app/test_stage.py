@@ -12,26 +12,8 @@ from sessions_app.services.scenes import scene_start, stage_bring_in, stage_take
 from sessions_app.services.stage import stage_require
 from tests.factories import (
     CharacterFactory,
-    MembershipFactory,
-    UserFactory,
-    cast_member,
     main_play_start,
 )
-
-
-@pytest.fixture
-def second_player(session):
-    return MembershipFactory(table=session.table, user=UserFactory(username="ren")).user
-
-
-@pytest.fixture
-def pc(session, player):
-    return cast_member(session, player, name="Aki", slot=1)
-
-
-@pytest.fixture
-def pc2(session, second_player):
-    return cast_member(session, second_player, name="Ren", slot=2)
 
 
 @pytest.fixture
@@ -43,7 +25,9 @@ def npc(session, gm):
 def scene(session, gm, pc, pc2):
     """Main play with a scene where only Aki is on stage."""
     main_play_start(session, gm)
-    return scene_start(session=session, by=gm, scene_player=pc)
+    return scene_start(
+        session=session, by=gm, scene_player=pc, place="The inn", purpose="To meet the contact"
+    )
 
 
 def test_stage_require_outside_main_play_allows_anyone(session, pc2):

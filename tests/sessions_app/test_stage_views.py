@@ -49,7 +49,14 @@ def _stage(client, session, **data):
 @pytest.fixture
 def scene_running(session, gm, pc):
     phase_advance(session=session, by=gm, from_phase="preplay")
-    return scene_start(session=session, by=gm, scene_player=pc, title="Letter")
+    return scene_start(
+        session=session,
+        by=gm,
+        scene_player=pc,
+        title="Letter",
+        place="The inn",
+        purpose="To meet the contact",
+    )
 
 
 def test_stage_action_gm_starts_main_play(session, gm, player_membership):
@@ -290,3 +297,93 @@ def test_prepared_checks_show_the_value_name_in_the_readers_language(session, gm
     assert "Hear the bell" in checks
     assert "感覚" in checks
     assert "Senses" not in checks
+
+
+# ------------------------------------------------- scenes say where and why (seed 003)
+
+
+@pytest.fixture
+def opening_with_scenario(session, gm, pc):
+    scenario = ScenarioFactory(owner=gm, title="The Drowned Bell")
+    planned = PlannedSceneFactory(
+        scenario=scenario, title="The belfry", place="Bell tower", purpose="Hear the bell"
+    )
+    _stage(_client(gm), session, action="scenario_set", scenario=scenario.pk)
+    _stage(_client(gm), session, action="slot_assign", character=pc.pk, slot=1)
+    phase_advance(session=session, by=gm, from_phase="preplay")
+    return planned
+
+
+def test_scene_start_without_place_or_purpose_is_refused_with_a_message(session, gm, pc):
+    phase_advance(session=session, by=gm, from_phase="preplay")
+
+    response = _stage(
+        _client(gm), session, action="scene_start", scene_player=pc.pk, place=" ", purpose=""
+    )
+
+    text = response.content.decode()
+    assert "Say where the scene takes place" in text
+    assert "Say what the scene is for" in text
+    assert not Scene.objects.exists()
+    assert not TimelineEvent.objects.filter(kind="scene_started").exists()
+
+
+def test_scene_start_shows_place_and_purpose_to_everyone_before_anyone_enters(
+    session, gm, player, pc, other_pc
+):
+    phase_advance(session=session, by=gm, from_phase="preplay")
+    _stage(
+        _client(gm),
+        session,
+        action="scene_start",
+        scene_player=pc.pk,
+        place="Harbour",
+        purpose="Meet the smuggler",
+    )
+    ren = UserFactory._meta.model.objects.get(username="ren")
+
+    for user in (gm, player, ren):
+        page = _client(user).get(reverse("session_room", args=[session.pk])).content.decode()
+        stage = page.split('class="scene-card', 1)[1].split("</div>", 1)[0]
+        line = page.split('class="event-text scene-start"', 1)[1].split("</span>", 1)[0]
+        for text in (stage, line):
+            assert "Harbour" in text and "Meet the smuggler" in text
+
+
+def test_scene_start_from_a_planned_scene_offers_its_place_and_purpose(
+    session, gm, opening_with_scenario
+):
+    page = _client(gm).get(reverse("session_room", args=[session.pk])).content.decode()
+
+    assert 'data-place="Bell tower" data-purpose="Hear the bell"' in page
+
+
+def test_scene_start_from_a_planned_scene_takes_the_gm_s_edits(
+    session, gm, pc, opening_with_scenario
+):
+    _stage(
+        _client(gm),
+        session,
+        action="scene_start",
+        planned=opening_with_scenario.pk,
+        place="Bell tower, at night",
+        purpose="",
+    )
+
+    scene = Scene.objects.get()
+    assert (scene.place, scene.purpose) == ("Bell tower, at night", "Hear the bell")
+
+
+def test_planned_scene_played_is_marked_as_played_in_the_gm_s_list(
+    session, gm, pc, opening_with_scenario
+):
+    client = _client(gm)
+    before = client.get(reverse("session_room", args=[session.pk])).content.decode()
+    _stage(client, session, action="scene_start", planned=opening_with_scenario.pk)
+    _stage(client, session, action="scene_end")
+
+    after = client.get(reverse("session_room", args=[session.pk])).content.decode()
+
+    option = after.split('data-title="The belfry"', 1)[1].split("</option>")[0]
+    assert "Opening: The belfry (PC1) — played" in " ".join(option.split())
+    assert "— played" not in before

@@ -3,8 +3,9 @@
 import datetime
 import io
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
 from PIL import Image, ImageDraw, ImageFont
@@ -258,7 +259,22 @@ def _demo_scenario(gm) -> Scenario:
 class Command(BaseCommand):
     help = "Create the demo table, its GM and players, and one session (idempotent)."
 
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--force",
+            action="store_true",
+            help="Load the demo accounts even with DEBUG off (their passwords are public).",
+        )
+
     def handle(self, *args, **options):
+        if not settings.DEBUG and not options["force"]:
+            # The demo passwords are printed here and in the README: on a public server they
+            # would be anyone's way in, as a GM.
+            raise CommandError(
+                "demo_data creates accounts whose passwords are published, and DEBUG is off: "
+                "this looks like a production server. Create real accounts instead "
+                "(manage.py createsuperuser), or add --force on a throwaway server."
+            )
         User = get_user_model()
         with transaction.atomic():
             users = {}

@@ -6,6 +6,7 @@ B12; column x=3 runs A12, A8, A4, B1, B5, B9. A's forward is +y, B's is -y.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 
 import pytest
@@ -678,13 +679,13 @@ def test_base_entry_earlier_action_number_wins_first():
 
 
 def test_turn_limit_more_life_wins():
-    state = build(lives=(3, 2), turn=20)
+    state = build(lives=(3, 2), turn=20, turn_limit=20)
     after = run(state)
     assert engine.result(after) == {"winner": 0, "reason": "turn_limit", "lives": [3, 2]}
 
 
 def test_turn_limit_equal_life_is_a_draw():
-    state = build(turn=20)
+    state = build(turn=20, turn_limit=20)
     after = run(state)
     assert engine.is_terminal(after)
     assert engine.winner(after) is None
@@ -693,6 +694,16 @@ def test_turn_limit_equal_life_is_a_draw():
 def test_turn_limit_is_a_match_option():
     state = build(turn=5, turn_limit=5)
     assert engine.is_terminal(run(state))
+
+
+def test_no_turn_limit_unless_the_match_asks_for_one():
+    # Seed 002 「相手のライフを０にする」: only a life at 0 ends a match.
+    state = build(lives=(3, 2), turn=500)
+    after = run(state)
+    assert state["options"]["turn_limit"] is None
+    assert not engine.is_terminal(after) and after["turn"] == 501
+    assert engine.player_view(after, 0)["turn_limit"] is None
+    assert engine.from_dict(json.loads(json.dumps(after))) == after
 
 
 def test_resign_gives_the_other_seat_the_win():

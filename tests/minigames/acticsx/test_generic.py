@@ -65,7 +65,10 @@ def leaks(view, card_ids):
 def test_random_games_end_within_the_turn_limit():
     outcomes = set()
     for seed in range(500):
-        options = {"decks": ["tide_grove", "ember_steel"][:: 1 if seed % 2 else -1]}
+        options = {
+            "decks": ["tide_grove", "ember_steel"][:: 1 if seed % 2 else -1],
+            "turn_limit": 20,
+        }
         *_, (final, _none) = playout(seed, options)
         assert engine.is_terminal(final)
         assert final["turn"] <= final["options"]["turn_limit"]
@@ -234,7 +237,8 @@ def test_to_dict_is_plain_json():
         lambda s: s["players"][0].update(life=-1),
         lambda s: s.update(result={"winner": 0, "reason": "life", "lives": [3, 0]}),
         lambda s: s["options"].update(turn_limit=0),
-        lambda s: s.update(turn=99),
+        lambda s: s.update(turn=0),
+        lambda s: s.update(turn=99, options={**s["options"], "turn_limit": 20}),
     ],
 )
 def test_from_dict_rejects_damaged_data(damage):

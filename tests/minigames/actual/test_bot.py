@@ -16,16 +16,10 @@ def small_search_bot(seed):
     return SearchBot(seed=seed, time_budget=0.5, max_playouts=40, first_round=2, horizon=3)
 
 
-def actor(state):
-    if state.phase == E.SETUP:
-        return 0 if state.setups[0] is None else 1
-    return state.current
-
-
 def play(bots, seed, options=None, on_choice=None):
     state = E.initial_state({"turn_limit": TURN_LIMIT, **(options or {})}, seed)
     while not E.is_terminal(state):
-        seat = actor(state)
+        seat = E.seat_to_act(state)
         legal = E.legal_actions(state, seat)
         action = bots[seat].choose(E.player_view(state, seat), legal)
         if on_choice is not None:
@@ -80,13 +74,17 @@ def midgame(seed=6, steps=40):
     rng = random.Random(seed)
     state = E.initial_state({"first_player": 0}, seed)
     for _ in range(steps):
-        seat = actor(state)
+        seat = E.seat_to_act(state)
         options = [
-            a for a in E.legal_actions(state, seat) if a["type"] not in ("resign", "always_counter")
+            a for a in E.legal_actions(state, seat) if a["type"] not in ("resign", "counter_mode")
         ]
         state = E.apply(state, rng.choice(options))
-    while state.current != 0 or state.cards_used:
-        state = E.apply(state, {"type": "end_turn", "player": actor(state)})
+    while state.pending is not None or state.current != 0 or state.cards_used:
+        seat = E.seat_to_act(state)
+        if state.pending is not None:
+            state = E.apply(state, {"type": "counter", "player": seat, "use": False})
+        else:
+            state = E.apply(state, {"type": "end_turn", "player": seat})
     assert state.phase == E.PLAY
     return state
 
@@ -145,21 +143,45 @@ def duel_data(life1):
     return data
 
 
-def test_search_bot_never_meets_a_counter_question():
+def asked(counter_in_hand):
+    """Seat 0 has attacked seat 1's piece and seat 1 (asking, the default) is asked."""
     data = duel_data(life1=3)
-    hold(data, 1, "counter")
+    if counter_in_hand:
+        hold(data, 1, "counter")
     attack = hold(data, 0, "attack")
     state = E.apply(E.from_dict(data), E.use_action(0, attack, 0, 2, 3))
-    assert decide(SearchBot(seed=0), state, 1) is None
-    assert decide(SearchBot(seed=0, max_playouts=20), state, 0) is not None
+    assert state.pending is not None
+    return state
+
+
+def test_computer_defender_shows_its_counter_at_once_when_asked():
+    for bot in (SearchBot(seed=0), RandomBot(0)):
+        action = decide(bot, asked(counter_in_hand=True), 1)
+        assert action["type"] == "counter"
+    assert decide(SearchBot(seed=0), asked(True), 1) == {
+        "type": "counter",
+        "player": 1,
+        "use": True,
+    }
+
+
+def test_computer_defender_without_a_counter_lets_the_attack_land():
+    for bot in (SearchBot(seed=0), RandomBot(0)):
+        assert decide(bot, asked(False), 1) == {"type": "counter", "player": 1, "use": False}
+
+
+def test_computer_attacker_waits_while_the_defender_decides():
+    for bot in (SearchBot(seed=0, max_playouts=20), RandomBot(0)):
+        assert decide(bot, asked(True), 0) is None
 
 
 def test_search_bot_takes_a_winning_attack():
     data = duel_data(life1=1)
     hold(data, 0, "attack")
     state = E.from_dict(data)
-    action = decide(SearchBot(seed=0), state, 0)
-    assert E.result(E.apply(state, action))["winner"] == 0
+    after = E.apply(state, decide(SearchBot(seed=0), state, 0))
+    after = E.apply(after, {"type": "counter", "player": 1, "use": False})
+    assert E.result(after)["winner"] == 0
 
 
 def test_search_bot_answers_within_its_time_budget():

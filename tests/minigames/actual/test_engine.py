@@ -58,6 +58,14 @@ def use(state, seat, kind, piece=None, target=None):
     return action
 
 
+def attack_lands(state, piece, target):
+    """Seat 0 attacks and seat 1, asked about a Counter, lets the attack land."""
+    after = E.apply(state, use(state, 0, "attack", piece, target))
+    if after.pending is not None:
+        after = E.apply(after, {"type": "counter", "player": 1, "use": False})
+    return after
+
+
 def end_turn(seat):
     return {"type": "end_turn", "player": seat}
 
@@ -282,7 +290,7 @@ def test_used_card_goes_face_up_to_the_used_pile():
 
 def test_attack_takes_one_life_from_adjacent_enemy():
     state = duel()
-    after = E.apply(state, use(state, 0, "attack", 0, [2, 3]))
+    after = attack_lands(state, 0, [2, 3])
     assert life_of(after, 5) == 2
 
 
@@ -292,7 +300,7 @@ def test_attack_removes_piece_at_zero_life():
         pieces=[(0, 0, 3, 2, 2), (5, 1, 1, 2, 3), (6, 1, 4, 0, 6)],
         hands={0: FIVE_MIXED, 1: FIVE_MIXED},
     )
-    after = E.apply(state, use(state, 0, "attack", 0, [2, 3]))
+    after = attack_lands(state, 0, [2, 3])
     assert 5 not in [pc[0] for pc in after.pieces]
     assert not E.is_terminal(after)
 
@@ -331,7 +339,7 @@ def test_diagonal_attack_allowed_with_option():
         pieces=[(0, 0, 5, 2, 2), (5, 1, 5, 3, 3)],
         hands={0: FIVE_MIXED},
     )
-    after = E.apply(state, use(state, 0, "attack", 0, [3, 3]))
+    after = attack_lands(state, 0, [3, 3])
     assert life_of(after, 5) == 4
 
 
@@ -437,114 +445,226 @@ def public_after_attack(view):
     return {k: v for k, v in view.items() if k != "you"}
 
 
-def test_counter_is_revealed_when_attacked_by_default():
+def answer(state, use):
+    return E.apply(state, {"type": "counter", "player": 1, "use": use})
+
+
+def test_counter_mode_ask_is_the_default_and_pauses_the_attack():
     after = attacked()
+    assert E.player_view(after, 1)["you"]["counter_mode"] == "ask"
+    assert after.pending == (0, 0, 5)
+    assert (life_of(after, 5), life_of(after, 0)) == (3, 3)
+
+
+def test_counter_mode_ask_pauses_every_attack_whatever_the_hand_holds():
+    # Seed 「「反撃」が手札にあるとき…攻撃を受けたとき」: asked at the attack, with or without one.
+    for hand1 in (WITH_COUNTER, FIVE_MIXED):
+        after = attacked(hand1)
+        assert after.current == 0
+        assert E.player_view(after, 1)["pending"]["prompt"] == "you_may_counter"
+
+
+def test_counter_question_names_the_attacking_and_the_attacked_piece():
+    pending = E.player_view(attacked(), 1)["pending"]
+    assert pending == {
+        "attacker": 0,
+        "defender": 1,
+        "attacking_piece": 0,
+        "target_piece": 5,
+        "prompt": "you_may_counter",
+    }
+
+
+def test_counter_shown_at_the_attack_cancels_it_and_hits_the_attacker():
+    after = answer(attacked(), True)
     assert (life_of(after, 5), life_of(after, 0)) == (3, 2)
+    assert after.pending is None
+    assert E.player_view(after, 0)["players"][1]["used_shown"]["counter"] == 1
 
 
-def test_counter_goes_to_used_pile_without_a_draw():
-    state = duel(hand1=WITH_COUNTER)
-    counter = card(state, 1, "counter")
-    after = E.apply(state, use(state, 0, "attack", 0, [2, 3]))
-    assert counter in after.used_shown[1]
-    assert len(after.hands[1]) == 4
-
-
-def test_countered_defender_draws_at_the_end_of_own_turn():
-    state = E.apply(attacked(), end_turn(0))
-    assert len(state.hands[1]) == 4
-    state = E.apply(state, end_turn(1))
-    assert len(state.hands[1]) == 5
-
-
-def test_a_held_back_counter_lets_the_attack_land_and_stays_in_hand():
-    after = attacked(options={"always_counter": [True, False]})
+def test_counter_kept_at_the_attack_lets_it_land_and_stays_in_hand():
+    after = answer(attacked(), False)
     assert (life_of(after, 5), life_of(after, 0)) == (2, 3)
     assert card(after, 1, "counter") in after.hands[1]
 
 
-def test_always_counter_can_be_set_by_action_on_the_opponent_s_turn():
-    state = duel(hand1=WITH_COUNTER)
-    state = E.apply(state, {"type": "always_counter", "player": 1, "value": False})
-    after = E.apply(state, use(state, 0, "attack", 0, [2, 3]))
-    assert life_of(after, 5) == 2
-    assert E.player_view(after, 1)["you"]["always_counter"] is False
+def test_counter_shown_without_one_in_hand_is_refused_with_a_message():
+    state = attacked(FIVE_MIXED)
+    with pytest.raises(IllegalAction, match="You hold no Counter to show"):
+        answer(state, True)
+    assert [a for a in E.legal_actions(state, 1) if a["type"] == "counter"] == [
+        {"type": "counter", "player": 1, "use": False}
+    ]
 
 
-def test_an_attack_never_waits_for_the_defender():
-    for hand1 in (WITH_COUNTER, FIVE_MIXED):
-        for always in (True, False):
-            after = attacked(hand1, {"always_counter": always})
-            assert after.current == 0
-            assert E.legal_actions(after, 1) == [
-                {"type": "resign", "player": 1},
-                {"type": "always_counter", "player": 1, "value": not always},
-            ]
-            assert any(a["type"] == "end_turn" for a in E.legal_actions(after, 0))
+def test_counter_answer_must_be_yes_or_no():
+    with pytest.raises(IllegalAction, match="yes or no"):
+        E.apply(attacked(), {"type": "counter", "player": 1, "use": "maybe"})
 
 
-def test_an_attack_looks_the_same_whatever_the_defender_holds():
-    # Held back or not held at all: the attacker and a spectator see the very same thing.
-    kept = attacked(WITH_COUNTER, {"always_counter": [True, False]})
-    none = attacked(["move", "move", "move", "attack", "attack"], {"always_counter": True})
+def test_counter_question_stops_the_attacker_until_answered():
+    state = attacked()
+    for action in (use(state, 0, "move", 0, [1, 2]), end_turn(0)):
+        with pytest.raises(IllegalAction, match="Waiting for the defender"):
+            E.apply(state, action)
+    with pytest.raises(IllegalAction, match="Waiting for the defender"):
+        E.apply(state, {"type": "counter", "player": 0, "use": False})
+    assert {a["type"] for a in E.legal_actions(state, 0)} == {"resign", "counter_mode"}
+    assert not E.player_view(state, 0)["can_discard"]
+    assert any(a["type"] == "end_turn" for a in E.legal_actions(answer(state, False), 0))
+
+
+def test_counter_question_comes_first_for_the_defender():
+    state = attacked()
+    with pytest.raises(IllegalAction, match="Decide whether to show your Counter first"):
+        E.apply(state, end_turn(1))
+
+
+def test_counter_question_is_asked_again_at_each_attack_of_a_turn():
+    # Seed 「好きなだけ…使用」: several attacks a turn, each its own decision.
+    state = answer(attacked(), False)
+    state = E.apply(state, use(state, 0, "attack", 0, [2, 3]))
+    assert state.pending == (0, 0, 5)
+    state = answer(state, True)
+    assert (life_of(state, 5), life_of(state, 0)) == (2, 2)
+
+
+def test_counter_without_an_open_question_is_refused():
+    with pytest.raises(IllegalAction, match="There is no attack to counter"):
+        answer(duel(hand1=WITH_COUNTER), True)
+
+
+def test_counter_question_looks_the_same_to_others_whatever_the_defender_holds():
+    # Before and after the answer, the attacker and a spectator cannot tell a declined
+    # Counter from a hand without one.
+    held, none = attacked(WITH_COUNTER), attacked(FIVE_MIXED)
     for viewer in (0, None):
-        assert public_after_attack(E.player_view(kept, viewer)) == public_after_attack(
+        assert public_after_attack(E.player_view(held, viewer)) == public_after_attack(
+            E.player_view(none, viewer)
+        )
+        assert E.player_view(held, viewer)["pending"]["prompt"] == "waiting_for_defender"
+    held, none = answer(held, False), answer(none, False)
+    for viewer in (0, None):
+        assert public_after_attack(E.player_view(held, viewer)) == public_after_attack(
             E.player_view(none, viewer)
         )
 
 
 def test_a_declined_counter_leaves_no_public_trace():
-    after = attacked(options={"always_counter": [True, False]})
-    view = E.player_view(after, 0)
+    view = E.player_view(answer(attacked(), False), 0)
     assert [e["type"] for e in view["log"]][-2:] == ["use", "damage"]
     assert "counter" not in json.dumps(view["log"])
     assert view["players"][1]["used_shown"]["counter"] == 0
-    assert E.player_view(after, 0)["you"]["always_counter"] is True
-    assert "always_counter" not in json.dumps(public_after_attack(view))
 
 
-def test_the_counter_action_of_old_is_refused():
-    with pytest.raises(IllegalAction, match="Unknown action"):
-        E.apply(attacked(FIVE_MIXED), {"type": "counter", "player": 1, "use": True})
+def test_counter_mode_always_shows_a_held_counter_without_asking():
+    after = attacked(options={"counter_mode": "always"})
+    assert after.pending is None
+    assert (life_of(after, 5), life_of(after, 0)) == (3, 2)
+
+
+def test_counter_mode_always_without_a_counter_lets_the_attack_land():
+    after = attacked(FIVE_MIXED, {"counter_mode": "always"})
+    assert after.pending is None
+    assert life_of(after, 5) == 2
+
+
+def test_counter_mode_never_keeps_the_counter_without_asking():
+    after = attacked(options={"counter_mode": ["ask", "never"]})
+    assert after.pending is None
+    assert (life_of(after, 5), life_of(after, 0)) == (2, 3)
+    assert card(after, 1, "counter") in after.hands[1]
+
+
+def test_counter_mode_can_be_changed_on_the_opponent_s_turn():
+    state = duel(hand1=WITH_COUNTER)
+    state = E.apply(state, {"type": "counter_mode", "player": 1, "value": "never"})
+    after = E.apply(state, use(state, 0, "attack", 0, [2, 3]))
+    assert life_of(after, 5) == 2
+    assert E.player_view(after, 1)["you"]["counter_mode"] == "never"
+
+
+def test_counter_mode_is_private_to_its_seat():
+    state = duel(hand1=WITH_COUNTER)
+    changed = E.apply(state, {"type": "counter_mode", "player": 1, "value": "always"})
+    for viewer in (0, None):
+        assert E.player_view(changed, viewer) == E.player_view(state, viewer)
+    assert "counter_mode" not in json.dumps(public_after_attack(E.player_view(changed, 1)))
+    assert changed.log == state.log and changed.rng_draws == state.rng_draws
+
+
+def test_counter_mode_unknown_value_refused():
+    with pytest.raises(IllegalAction, match="ask, always or never"):
+        E.apply(duel(), {"type": "counter_mode", "player": 1, "value": True})
+
+
+def test_counter_mode_may_change_while_asked_and_the_question_stays_open():
+    state = E.apply(attacked(), {"type": "counter_mode", "player": 1, "value": "never"})
+    assert state.pending == (0, 0, 5)
+
+
+def test_resign_closes_an_open_counter_question():
+    state = E.apply(attacked(), {"type": "resign", "player": 1})
+    assert state.pending is None and E.winner(state) == 0
+
+
+def test_counter_question_survives_a_json_round_trip():
+    state = attacked()
+    assert E.from_dict(json.loads(json.dumps(E.to_dict(state)))) == state
 
 
 def test_counter_damage_cannot_itself_be_countered():
     state = duel(hand0=["counter", "attack", "attack"], hand1=WITH_COUNTER)
-    after = E.apply(state, use(state, 0, "attack", 0, [2, 3]))
+    after = answer(E.apply(state, use(state, 0, "attack", 0, [2, 3])), True)
     assert life_of(after, 0) == 2
+    assert after.pending is None
     assert card(state, 0, "counter") in after.hands[0]
 
 
 def test_counter_removing_last_attacker_wins_for_defender():
     state = duel(hand1=WITH_COUNTER, life0=1)
-    after = E.apply(state, use(state, 0, "attack", 0, [2, 3]))
+    after = answer(E.apply(state, use(state, 0, "attack", 0, [2, 3])), True)
     assert E.result(after) == {"winner": 1, "reason": "pieces", "pieces_left": [0, 1]}
 
 
-def _version_1(state, pending=None, log_extra=()):
+def _older(state, version, always, pending=None, log_extra=()):
     data = E.to_dict(state)
-    data["version"] = 1
-    data["always_counter"] = [False, False]
-    data["pending"] = pending
+    data["version"] = version
+    del data["counter_mode"]
+    data["always_counter"] = always
+    if pending is None:
+        del data["pending"]
+    else:
+        data["pending"] = pending
     data["log"] = data["log"] + list(log_extra)
     return data
 
 
-def test_a_version_1_state_asking_a_defender_is_upgraded_by_revealing():
+def test_a_version_2_state_reads_its_standing_choice_as_a_counter_mode():
+    upgraded = E.from_dict(_older(duel(), 2, [True, False]))
+    assert upgraded.counter_mode == ["always", "never"]
+    assert E.to_dict(upgraded)["version"] == 3
+
+
+def test_a_version_1_state_keeps_its_open_question_with_off_read_as_ask():
     # The attack card was used and no life lost yet: the old engine waited for seat 1.
-    state = attacked(options={"always_counter": [True, False]})
+    state = attacked(options={"counter_mode": ["always", "never"]})
     state.pieces = [(0, 0, 3, 2, 2), (5, 1, 3, 2, 3)]
-    data = _version_1(state, {"attacker": 0, "attacking_piece": 0, "target_piece": 5})
-    upgraded = E.from_dict(data)
-    assert (life_of(upgraded, 5), life_of(upgraded, 0)) == (3, 2)
-    assert upgraded.always_counter == [True, True]
-    assert E.to_dict(upgraded)["version"] == 2
+    pending = {"attacker": 0, "attacking_piece": 0, "target_piece": 5}
+    upgraded = E.from_dict(_older(state, 1, [True, False], pending))
+    assert upgraded.counter_mode == ["always", "ask"]
+    assert upgraded.pending == (0, 0, 5)
+    assert (life_of(answer(upgraded, True), 0)) == 2
 
 
 def test_a_version_1_state_loses_its_public_trace_of_declined_counters():
     declined = {"type": "counter", "player": 1, "used": False, "turn": 1}
-    upgraded = E.from_dict(_version_1(duel(), log_extra=[declined]))
-    assert all(e["type"] != "counter" for e in upgraded.log)
+    shown = {"type": "counter", "player": 1, "used": True, "automatic": True, "piece": 0}
+    upgraded = E.from_dict(
+        _older(duel(), 1, [False, False], log_extra=[declined, {**shown, "turn": 1}])
+    )
+    counters = [e for e in upgraded.log if e["type"] == "counter"]
+    assert counters == [{"type": "counter", "player": 1, "piece": 0, "turn": 1}]
 
 
 # --- running out of cards --------------------------------------------------------------
@@ -587,14 +707,14 @@ def test_reshuffle_follows_the_seed():
 
 def test_last_piece_removed_ends_the_game_mid_turn():
     state = duel(life1=1)
-    after = E.apply(state, use(state, 0, "attack", 0, [2, 3]))
+    after = attack_lands(state, 0, [2, 3])
     assert E.is_terminal(after)
     assert E.result(after) == {"winner": 0, "reason": "pieces", "pieces_left": [1, 0]}
 
 
 def test_no_action_after_the_game_ended():
     state = duel(life1=1)
-    after = E.apply(state, use(state, 0, "attack", 0, [2, 3]))
+    after = attack_lands(state, 0, [2, 3])
     with pytest.raises(IllegalAction, match="over"):
         E.apply(after, end_turn(0))
     assert E.legal_actions(after, 0) == []

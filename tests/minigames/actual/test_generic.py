@@ -8,14 +8,7 @@ from minigames.actual import engine as E
 TURN_LIMIT = 60
 
 
-NOT_GAME = ("resign", "always_counter")
-
-
-def actor(state):
-    """Return the seat that must act now."""
-    if state.phase == E.SETUP:
-        return 0 if state.setups[0] is None else 1
-    return state.current
+NOT_GAME = ("resign", "counter_mode")
 
 
 def playout(seed, options=None, on_step=None):
@@ -24,7 +17,7 @@ def playout(seed, options=None, on_step=None):
     state = E.initial_state({"turn_limit": TURN_LIMIT, **(options or {})}, seed)
     steps = 0
     while not E.is_terminal(state):
-        seat = actor(state)
+        seat = E.seat_to_act(state)
         actions = [a for a in E.legal_actions(state, seat) if a["type"] not in NOT_GAME]
         state = E.apply(state, rng.choice(actions))
         steps += 1
@@ -38,7 +31,7 @@ def options_for(seed):
     rng = random.Random(seed)
     return {
         "diagonal_attack": rng.random() < 0.5,
-        "always_counter": [rng.random() < 0.5, rng.random() < 0.5],
+        "counter_mode": [rng.choice(E.COUNTER_MODES), rng.choice(E.COUNTER_MODES)],
     }
 
 
@@ -82,7 +75,7 @@ def test_round_trip_through_json_at_every_step():
 def random_steps(state, rng, limit=None):
     done = 0
     while not E.is_terminal(state) and (limit is None or done < limit):
-        seat = actor(state)
+        seat = E.seat_to_act(state)
         actions = [a for a in E.legal_actions(state, seat) if a["type"] not in NOT_GAME]
         state = E.apply(state, rng.choice(actions))
         done += 1
@@ -192,14 +185,15 @@ def test_views_of_the_same_seat_agree_when_only_hidden_cards_differ():
     assert E.player_view(state, 0) == E.player_view(other, 0)
 
 
-def test_views_never_show_the_opponents_counter_choice():
-    # Whether a seat would reveal its Counter is part of its hand's secret.
+def test_views_never_show_the_opponents_counter_mode():
+    # Which mode a seat plays is part of its hand's secret.
     def check(state):
         for seat in (0, 1):
-            flipped = state.copy()
-            flipped.always_counter[seat] = not state.always_counter[seat]
-            for viewer in (1 - seat, None):
-                assert E.player_view(state, viewer) == E.player_view(flipped, viewer)
+            for mode in E.COUNTER_MODES:
+                changed = state.copy()
+                changed.counter_mode[seat] = mode
+                for viewer in (1 - seat, None):
+                    assert E.player_view(state, viewer) == E.player_view(changed, viewer)
 
     for seed in range(10):
-        playout(4000 + seed, {"always_counter": False}, on_step=check)
+        playout(4000 + seed, {"counter_mode": "ask"}, on_step=check)

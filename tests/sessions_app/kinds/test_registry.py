@@ -13,6 +13,7 @@ from sessions_app.kinds.registry import (
     PayloadError,
     Topic,
     UnknownKind,
+    event_panels,
     kind_find,
     kind_get,
     kind_register,
@@ -105,10 +106,23 @@ def test_every_kind_has_its_template():
 
 
 def test_panels_changed_joins_the_kinds_panels():
-    assert panels_changed(["check_rolled", "scene_started", "chat"]) == {
+    # A new scene starts without music: every browser's player stops.
+    assert panels_changed(["check_rolled", "scene_started", "whisper"]) == {
         Panel.CHECKS,
         Panel.STAGE,
+        Panel.AUDIO,
+        Panel.INBOX,
     }
+
+
+def test_event_panels_of_a_chat_line_only_in_character_on_the_main_channel():
+    chat = kind_get("chat")
+    in_character = {"text": "Stand back.", "mode": "ic", "character": "Aki", "character_id": 3}
+
+    assert event_panels(chat, in_character) == {Panel.STANDING}
+    assert event_panels(chat, {**in_character, "channel": "offtopic"}) == frozenset()
+    assert event_panels(chat, {"text": "Brb"}) == frozenset()
+    assert event_panels(None, in_character) == frozenset()
 
 
 def test_panels_changed_ignores_a_kind_only_an_imported_log_holds():

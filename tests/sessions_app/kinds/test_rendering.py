@@ -102,7 +102,7 @@ def test_every_kind_renders_on_the_review_page(walked, session, gm, language):
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_kind_renders_in_the_html_export(walked, session, gm, language):
     response = _client(gm, language).get(reverse("session_export_html", args=[session.pk]))
-    page = response.content.decode()
+    page = response.getvalue().decode()
 
     assert f'lang="{language}"' in page
     assert _problems(walked, _event_texts(page)) == []
@@ -111,7 +111,9 @@ def test_every_kind_renders_in_the_html_export(walked, session, gm, language):
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_kind_renders_in_the_markdown_export(walked, session, gm, language):
     response = _client(gm, language).get(reverse("session_export_markdown", args=[session.pk]))
-    lines = [line[2:] for line in response.content.decode().splitlines() if line.startswith("- ")]
+    lines = [
+        line[2:] for line in response.getvalue().decode().splitlines() if line.startswith("- ")
+    ]
 
     # The export lists the events in order, one line each.
     assert len(lines) == len(walked)
@@ -122,7 +124,7 @@ def test_every_kind_renders_in_the_markdown_export(walked, session, gm, language
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_kind_keeps_its_payload_in_the_json_export(walked, session, gm, language):
     response = _client(gm, language).get(reverse("session_export_json", args=[session.pk]))
-    exported = {event["seq"]: event for event in json.loads(response.content)["events"]}
+    exported = {event["seq"]: event for event in json.loads(response.getvalue())["events"]}
     appended = TimelineEvent.objects.filter(session=session).order_by("seq")
 
     assert {seq: event["kind"] for seq, event in exported.items()} == walked

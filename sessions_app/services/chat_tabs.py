@@ -1,0 +1,105 @@
+"""The GM's chat tabs: opened, renamed and archived from the room, each change a timeline
+event that updates everyone's tab bar and chat form."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Max
+from django.utils.translation import gettext as _
+
+from ..models import ChatTab, GameSession
+from ..models.chat import CHAT_TAB_NAME_MAX_LENGTH
+from .access import require_gm
+from .timeline import timeline_append
+
+
+def _require_gm(session: GameSession, by) -> None:
+    require_gm(user=by, table_id=session.table_id, message=_("Only the GM manages chat tabs."))
+
+
+def _clean_name(session: GameSession, name: str, *, except_id: int | None = None) -> str:
+    name = " ".join((name or "").split())
+    if not name:
+        raise ValidationError({"name": _("Name the tab.")})
+    if len(name) > CHAT_TAB_NAME_MAX_LENGTH:
+        raise ValidationError(
+            {
+                "name": _("A tab's name can be at most %(limit)d characters.")
+                % {"limit": CHAT_TAB_NAME_MAX_LENGTH}
+            }
+        )
+    taken = (
+        ChatTab.objects.filter(session=session, archived=False, name__iexact=name)
+        .exclude(pk=except_id)
+        .exists()
+    )
+    # The built-in tabs' names are not refused: Ccfolia groups make a 情報 tab of their own,
+    # which is the Japanese name of the Information tab too.
+    if taken:
+        raise ValidationError({"name": _("There is a tab of that name already.")})
+    return name
+
+
+def _tab(session: GameSession, tab_id: int) -> ChatTab:
+    tab = ChatTab.objects.select_for_update().filter(session=session, pk=tab_id).first()
+    if tab is None or tab.archived:
+        raise ValidationError(_("That tab is gone: it was archived."))
+    return tab
+
+
+def chat_tab_add(*, session: GameSession, by, name: str) -> ChatTab:
+    """Open a new tab at the end of the tab bar."""
+    _require_gm(session, by)
+    with transaction.atomic():
+        # Locked so that two tabs opened at once cannot take one name or one place.
+        GameSession.objects.select_for_update().filter(pk=session.pk).first()
+        name = _clean_name(session, name)
+        last = ChatTab.objects.filter(session=session).aggregate(last=Max("position"))["last"]
+        tab = ChatTab.objects.create(
+            session=session, name=name, position=0 if last is None else last + 1
+        )
+        timeline_append(
+            session=session,
+            kind="chat_tab",
+            actor=by,
+            payload={"change": "added", "key": tab.key, "name": tab.name},
+        )
+    return tab
+
+
+def chat_tab_rename(*, session: GameSession, by, tab_id: int, name: str) -> ChatTab:
+    """Rename an open tab; its lines stay on it (they carry its key, not its name)."""
+    _require_gm(session, by)
+    with transaction.atomic():
+        GameSession.objects.select_for_update().filter(pk=session.pk).first()
+        tab = _tab(session, tab_id)
+        name = _clean_name(session, name, except_id=tab.pk)
+        if name == tab.name:
+            return tab
+        old_name, tab.name = tab.name, name
+        tab.save(update_fields=["name"])
+        timeline_append(
+            session=session,
+            kind="chat_tab",
+            actor=by,
+            payload={"change": "renamed", "key": tab.key, "name": name, "old_name": old_name},
+        )
+    return tab
+
+
+def chat_tab_archive(*, session: GameSession, by, tab_id: int) -> ChatTab:
+    """Take a tab off the tab bar and the chat form; its lines keep their tab's name in the
+    review and the exports."""
+    _require_gm(session, by)
+    with transaction.atomic():
+        tab = _tab(session, tab_id)
+        tab.archived = True
+        tab.save(update_fields=["archived"])
+        timeline_append(
+            session=session,
+            kind="chat_tab",
+            actor=by,
+            payload={"change": "archived", "key": tab.key, "name": tab.name},
+        )
+    return tab

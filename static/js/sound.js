@@ -1,0 +1,190 @@
+// The room's sound and cut-ins. The server says what plays (the scene's music in the
+// #scene-audio panel, effects and cut-ins as timeline lines); this browser's own volume,
+// mute and "hide cut-ins" are kept in localStorage. A browser that blocks autoplay gets a
+// button to allow sound, and the music starts from it.
+(function () {
+  "use strict";
+
+  var KEYS = { volume: "srs.sound.volume", mute: "srs.sound.mute", cutInsOff: "srs.cutins.off" };
+  // A line older than this when it arrives (a catch-up after a reconnect) is history:
+  // its sound or cut-in is not played again.
+  var FRESH_MS = 15000;
+  var CUT_IN_MS = 4000;
+
+  function stored(key, fallback) {
+    try {
+      var value = window.localStorage.getItem(key);
+      return value === null ? fallback : value;
+    } catch (error) {
+      return fallback;
+    }
+  }
+
+  function store(key, value) {
+    try {
+      window.localStorage.setItem(key, value);
+    } catch (error) {
+      // Private windows may refuse: the setting then lasts for this page only.
+    }
+  }
+
+  var controls = document.querySelector("[data-sound-controls]");
+  if (!controls) return;
+  var music = controls.querySelector("[data-music-player]");
+  var effect = controls.querySelector("[data-effect-player]");
+  var volumeInput = controls.querySelector("[data-sound-volume]");
+  var muteInput = controls.querySelector("[data-sound-mute]");
+  var cutInsOffInput = controls.querySelector("[data-cut-ins-off]");
+  var unlock = document.querySelector("[data-sound-unlock]");
+  var stage = document.querySelector("[data-cut-in-stage]");
+  var announce = document.querySelector("[data-cut-in-announce]");
+  var wantedMusic = "";
+
+  function volume() {
+    var value = parseInt(stored(KEYS.volume, "60"), 10);
+    return isNaN(value) ? 0.6 : Math.min(Math.max(value, 0), 100) / 100;
+  }
+
+  function muted() {
+    return stored(KEYS.mute, "0") === "1";
+  }
+
+  function applyLevels() {
+    [music, effect].forEach(function (player) {
+      player.volume = volume();
+      player.muted = muted();
+    });
+  }
+
+  function blocked() {
+    unlock.hidden = false;
+  }
+
+  function play(player) {
+    var started = player.play();
+    if (started && typeof started.catch === "function") {
+      started
+        .then(function () {
+          if (player === music) unlock.hidden = true;
+        })
+        .catch(function (error) {
+          // NotAllowedError: the browser wants a click first. Anything else (a file that
+          // will not decode) leaves the button hidden.
+          if (error && error.name === "NotAllowedError") blocked();
+        });
+    }
+  }
+
+  // Follow the #scene-audio panel: start, change or stop the looped music.
+  function followMusic() {
+    var panel = document.getElementById("scene-audio");
+    var source = panel ? panel.getAttribute("data-music-src") || "" : "";
+    if (source === wantedMusic) return;
+    wantedMusic = source;
+    controls.setAttribute("data-music-state", source ? "playing" : "stopped");
+    if (!source) {
+      music.pause();
+      music.removeAttribute("src");
+      music.load();
+      return;
+    }
+    music.src = source;
+    play(music);
+  }
+
+  function fresh(line) {
+    var item = line.closest("li");
+    var time = item && item.querySelector("time[datetime]");
+    if (!time) return false;
+    var at = Date.parse(time.getAttribute("datetime"));
+    return !isNaN(at) && Date.now() - at < FRESH_MS;
+  }
+
+  function playEffect(source) {
+    effect.src = source;
+    play(effect);
+  }
+
+  var hideTimer = null;
+
+  function showCutIn(line) {
+    var text = line.getAttribute("data-cut-in-text") || "";
+    // Screen readers hear every cut-in, shown or not.
+    announce.textContent = text;
+    var sound = line.getAttribute("data-sound-src");
+    if (sound) playEffect(sound);
+    if (stored(KEYS.cutInsOff, "0") === "1") return;
+    var picture = stage.querySelector("[data-cut-in-picture]");
+    var source = line.getAttribute("data-cut-in-src");
+    if (source) {
+      picture.src = source;
+      picture.hidden = false;
+    } else {
+      picture.removeAttribute("src");
+      picture.hidden = true;
+    }
+    stage.querySelector("[data-cut-in-text]").textContent = text;
+    stage.hidden = false;
+    // Restart the entrance for a cut-in that follows another.
+    stage.classList.remove("is-showing");
+    void stage.offsetWidth;
+    stage.classList.add("is-showing");
+    window.clearTimeout(hideTimer);
+    hideTimer = window.setTimeout(hideCutIn, CUT_IN_MS);
+  }
+
+  function hideCutIn() {
+    stage.hidden = true;
+    stage.classList.remove("is-showing");
+  }
+
+  // New timeline lines: an effect or a cut-in that has just happened plays here.
+  function watchTimeline() {
+    var timeline = document.getElementById("timeline-items");
+    if (!timeline) return;
+    new MutationObserver(function (records) {
+      records.forEach(function (record) {
+        record.addedNodes.forEach(function (node) {
+          if (node.nodeType !== 1) return;
+          node.querySelectorAll("[data-cut-in], .sound-played[data-sound-src]").forEach(function (line) {
+            if (!fresh(line)) return;
+            if (line.hasAttribute("data-cut-in")) showCutIn(line);
+            else playEffect(line.getAttribute("data-sound-src"));
+          });
+        });
+      });
+    }).observe(timeline, { childList: true });
+  }
+
+  volumeInput.value = String(Math.round(volume() * 100));
+  muteInput.checked = muted();
+  cutInsOffInput.checked = stored(KEYS.cutInsOff, "0") === "1";
+  applyLevels();
+
+  volumeInput.addEventListener("input", function () {
+    store(KEYS.volume, volumeInput.value);
+    applyLevels();
+  });
+  muteInput.addEventListener("change", function () {
+    store(KEYS.mute, muteInput.checked ? "1" : "0");
+    applyLevels();
+  });
+  cutInsOffInput.addEventListener("change", function () {
+    store(KEYS.cutInsOff, cutInsOffInput.checked ? "1" : "0");
+    if (cutInsOffInput.checked) hideCutIn();
+  });
+  unlock.addEventListener("click", function () {
+    unlock.hidden = true;
+    if (wantedMusic) play(music);
+  });
+  stage.addEventListener("click", hideCutIn);
+  document.addEventListener("keydown", function (event) {
+    if (event.key === "Escape" && !stage.hidden) hideCutIn();
+  });
+
+  // The panel is swapped out of band when the scene or its music changes.
+  document.body.addEventListener("htmx:oobAfterSwap", followMusic);
+  document.body.addEventListener("htmx:afterSwap", followMusic);
+  followMusic();
+  watchTimeline();
+})();

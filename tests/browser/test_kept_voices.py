@@ -1,0 +1,68 @@
+"""A sent chat line or roll keeps the voice chosen, and the voices still follow the stage live.
+
+The server answers a sent line with the form's text cleared and the page's own list of
+voices kept (hx-preserve) rather than building the list again; these walks check that the
+list the page keeps is the one the socket brings when the stage changes.
+"""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from sessions_app.models import Roll, TimelineEvent
+from sessions_app.services.scenes import scene_start
+from tests.browser.pages import expect_same_as_fresh_load, room_page
+from tests.factories import GameSessionFactory, cast_member, friday_table, main_play_start
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def aki_in_a_scene(live_server_url):
+    table, gm, (aki,) = friday_table("aki")
+    session = GameSessionFactory(table=table, title="The Akashic Library")
+    character = cast_member(session, aki, name="Aki", slot=1)
+    main_play_start(session, gm)
+    scene_start(
+        session=session,
+        by=gm,
+        scene_player=character,
+        place="The old library",
+        purpose="To find out what happened",
+    )
+    return live_server_url, session, character
+
+
+def test_sent_lines_keep_the_chosen_voice_and_the_voices_follow_the_stage(browser, aki_in_a_scene):
+    base_url, session, character = aki_in_a_scene
+    gm = room_page(browser, base_url, session, "keeper")
+    aki = room_page(browser, base_url, session, "aki")
+
+    aki.get_by_label("Say as").select_option(label="As Aki (in character)")
+    for line in ("The door is sealed.", "I try the key."):
+        aki.get_by_label("Message").fill(line)
+        aki.get_by_role("button", name="Send").click()
+        expect(gm.locator("#timeline-items")).to_contain_text(line)
+        expect(aki.get_by_label("Message")).to_have_value("")
+        expect(aki.get_by_label("Say as")).to_have_value(f"ic:{character.pk}")
+    said = TimelineEvent.objects.filter(session=session, kind="chat").order_by("seq")
+    assert [event.payload.get("character") for event in said] == ["Aki", "Aki"]
+
+    aki.get_by_label("Roll as").select_option(label="Aki")
+    aki.get_by_label("Roll box").fill("2D6")
+    aki.get_by_role("button", name="Roll").click()
+    expect(gm.locator("#timeline-items .roll-card")).to_have_count(1)
+    expect(aki.get_by_label("Roll box")).to_have_value("")
+    expect(aki.get_by_label("Roll as")).to_have_value(str(character.pk))
+    assert Roll.objects.get().character == character
+    for page in (gm, aki):
+        expect_same_as_fresh_load(page)
+
+    # The scene ends: Aki is off stage, and the kept lists lose Aki without a reload.
+    gm.get_by_role("button", name="End the scene").click()
+    expect(aki.locator("#chat_say_as option", has_text="As Aki")).to_have_count(0)
+    # (The first choice is the user, "aki": the character's is the one named "Aki".)
+    expect(aki.locator("#roll_roll_as option", has_text=re.compile("^Aki$"))).to_have_count(0)
+    for page in (gm, aki):
+        expect_same_as_fresh_load(page)

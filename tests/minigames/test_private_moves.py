@@ -1,0 +1,82 @@
+"""A seat's private setting (Actual's Counter mode) reaches that seat and nobody else."""
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from minigames import services
+from minigames.actual import engine
+from minigames.models import Match, MatchMove
+from minigames.services import SeatSpec
+from tests.factories import CharacterFactory, MembershipFactory, UserFactory
+from tests.sessions_app.test_consumers import _frames, _joined
+
+SETUP = {
+    "type": "setup",
+    "deck": {"move": 10, "attack": 9, "counter": 1},
+    "pieces": [{"column": 2, "life": 5}],
+}
+
+
+def _playing_match(session, player):
+    ren = MembershipFactory(table=session.table, user=UserFactory(username="ren")).user
+    aki_pc = CharacterFactory(table=session.table, owner=player, name="Aki")
+    ren_pc = CharacterFactory(table=session.table, owner=ren, name="Ren")
+    session.characters.add(aki_pc, ren_pc)
+    match = services.match_create(
+        session=session,
+        by=player,
+        seats=[SeatSpec(aki_pc), SeatSpec(ren_pc)],
+        seed=5,
+        options={"first_player": 0},
+    )
+    services.match_move(match_id=match.pk, by=player, action=SETUP, version=0)
+    services.match_move(match_id=match.pk, by=ren, action=SETUP, version=1)
+    return Match.objects.get(pk=match.pk), ren
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_counter_mode_change_is_sent_to_its_seat_alone(session, gm, player):
+    match, ren = await sync_to_async(_playing_match)(session, player)
+    sockets = {}
+    for name, user in (("aki", player), ("ren", ren), ("gm", gm)):
+        sockets[name], _initial = await _joined(user, session)
+    for socket in sockets.values():
+        await _frames(socket)  # the presence news of each other's arrival
+
+    await sync_to_async(services.match_move)(
+        match_id=match.pk,
+        by=ren,
+        action={"type": "counter_mode", "value": "never"},
+        version=match.version,
+    )
+    frames = {name: await _frames(socket) for name, socket in sockets.items()}
+    for socket in sockets.values():
+        await socket.disconnect()
+
+    assert any(f'id="match-{match.pk}"' in frame for frame in frames["ren"])
+    assert any('value="never" class="button small primary"' in frame for frame in frames["ren"])
+    for name in ("aki", "gm"):
+        assert not [frame for frame in frames[name] if f"match-{match.pk}" in frame]
+    changed = await Match.objects.aget(pk=match.pk)
+    assert changed.version == match.version
+
+
+def test_counter_mode_change_is_replayed_from_the_move_log(session, player):
+    match, ren = _playing_match(session, player)
+    services.match_move(
+        match_id=match.pk, by=ren, action={"type": "counter_mode", "value": "never"}, version=0
+    )
+    state = engine.from_dict(Match.objects.get(pk=match.pk).state)
+    attack = next(a for a in engine.legal_actions(state, 0) if a["type"] == "use")
+    services.match_move(
+        match_id=match.pk,
+        by=player,
+        action={k: v for k, v in attack.items() if k != "player"},
+        version=match.version,
+    )
+    match.refresh_from_db()
+
+    assert engine.to_dict(services.match_replay(match)) == match.state
+    numbers = list(MatchMove.objects.filter(match=match).values_list("number", flat=True))
+    assert numbers == sorted(set(numbers))
