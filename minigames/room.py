@@ -12,7 +12,7 @@ from django.db.models import Q
 from django.template.loader import render_to_string
 
 from sessions_app.models import Character, Membership
-from sessions_app.rooms import Boards
+from sessions_app.rooms import BoardQuestion, Boards
 from sessions_app.selectors.scenes import appeared_character_ids
 from sessions_app.selectors.tables import membership_get
 
@@ -85,6 +85,34 @@ def page_context(request, session) -> dict[str, Any]:
     }
 
 
+def board_questions(session, user) -> list[BoardQuestion]:
+    """The questions of the session's matches that wait for this user's answer in a seat
+    they hold (a Counter to show or not), each with its answering form."""
+    questions = []
+    for match in session_matches(session.pk):
+        presenter = GAMES[match.game].presenter
+        template = getattr(presenter, "QUESTION_TEMPLATE", None)
+        if (
+            template is None
+            or match.status == Match.Status.FINISHED
+            or match_stopped(match)
+            or match.seat_of(user) is None
+        ):
+            continue
+        context = board_context(match, user)
+        if not (context.get("question") or {}).get("mine"):
+            continue
+        last_move = match.moves.order_by("-number").values_list("created_at", flat=True).first()
+        questions.append(
+            BoardQuestion(
+                anchor=f"inbox-board-{match.pk}",
+                since=last_move or match.created_at,
+                html=render_to_string(template, context),
+            )
+        )
+    return questions
+
+
 def board_audience(match: Match, user):
     """What a viewer sees of a board depends only on their seat (None: a spectator)."""
     return ("stopped",) if match_stopped(match) else ("seat", match.seat_of(user))
@@ -95,4 +123,5 @@ BOARDS = Boards(
     render=render_board,
     page_context=page_context,
     audience=board_audience,
+    questions=board_questions,
 )

@@ -13,7 +13,23 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
+
+
+@dataclass(frozen=True)
+class BoardQuestion:
+    """A question a board puts to one person that waits for their answer (a Counter to show
+    or not, say): its own element id, since when it waits, and its form, ready to show in
+    the GM's inbox."""
+
+    anchor: str
+    since: datetime
+    html: str
+
+
+def _no_questions(session, user) -> Sequence[BoardQuestion]:
+    return ()
 
 
 @dataclass(frozen=True)
@@ -32,6 +48,7 @@ class Boards:
     # What a user sees of a board (a seat, or watching): users with the same answer get
     # the same HTML, so a change is rendered once for each.
     audience: Callable[[Any, Any], Hashable] = lambda board, user: ("user", user.pk)
+    questions: Callable[[Any, Any], Sequence[BoardQuestion]] = _no_questions
 
 
 def _nothing_on_show(session_id: int) -> list:

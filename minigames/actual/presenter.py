@@ -14,6 +14,8 @@ from minigames.models import Match
 from . import engine
 
 TEMPLATE = "minigames/actual_board.html"
+# The open Counter question, asked in the GM's inbox when the defender is a seat they run.
+QUESTION_TEMPLATE = "minigames/_actual_question.html"
 # How a won match reads in the timeline: Actual names the pieces the winner had left.
 WON_TEMPLATE = "minigames/kinds/actual_won.html"
 COLUMN_NAMES = "abcde"

@@ -17,7 +17,7 @@ from ..services.signals import (
     membership_ended,
     spectating_closed,
 )
-from .render import board_messages, event_messages
+from .render import board_inbox_messages, board_messages, event_messages
 from .transport import broadcast, send_all
 
 
@@ -38,7 +38,9 @@ def event_to_the_room(sender, *, event, **kwargs) -> None:
 
 @receiver(board_changed, dispatch_uid="live_board_changed")
 def board_to_the_room(sender, *, session_id: int, board_id: int, user_ids=None, **kwargs) -> None:
+    user_ids = None if user_ids is None else list(user_ids)
     send_all(board_messages(session_id=session_id, board_id=board_id, user_ids=user_ids))
+    send_all(board_inbox_messages(session_id=session_id, user_ids=user_ids))
 
 
 def ledger_group(table_id: int) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from .. import rooms
-from ..kinds.registry import event_panels, kind_find, payload_owners
+from ..kinds.registry import Panel, event_panels, kind_find, payload_owners
 from ..models import GameSession, TimelineEvent
 from ..presenters.live import (
     GM,
@@ -45,6 +45,10 @@ from . import roster
 def _fresh(session: GameSession) -> GameSession:
     """The session as committed: panels show its state now, not the appending service's copy."""
     return GameSession.objects.select_related("table", "rules_profile").get(pk=session.pk)
+
+
+def _fresh_or_none(session_id: int) -> GameSession | None:
+    return GameSession.objects.select_related("table", "rules_profile").filter(pk=session_id).first()
 
 
 def event_messages(*, event: TimelineEvent) -> list[Message]:
@@ -252,6 +256,24 @@ def board_messages(
             )
         )
     return messages
+
+
+def board_inbox_messages(
+    *, session_id: int, user_ids: Iterable[int] | None = None
+) -> list[Message]:
+    """A board changed: the GMs present get their inbox again, where a question the board
+    puts to a seat they run (a Counter to show or not) comes and goes."""
+    session = _fresh_or_none(session_id)
+    if session is None:
+        return []
+    viewers = [
+        viewer
+        for viewer in roster.viewers(session_id=session_id, table_id=session.table_id)
+        if viewer[1] and (user_ids is None or viewer[0] in set(user_ids))
+    ]
+    if not viewers:
+        return []
+    return panel_messages(session=session, viewers=viewers, panels={Panel.INBOX})
 
 
 def spectator_board_messages(*, session_id: int) -> list[Message]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from .. import rooms
 from ..models import (
     MAIN_PLAY_PHASES,
     GrowthRequest,
@@ -22,6 +23,7 @@ STAGE = "stage"
 SCENE = "scene"
 SHEET = "sheet"
 GROWTH = "growth"
+BOARD = "board"
 # A sheet nobody changed since it joined waits from the start of the session.
 _FROM_THE_START = datetime.min.replace(tzinfo=UTC)
 
@@ -30,10 +32,11 @@ _FROM_THE_START = datetime.min.replace(tzinfo=UTC)
 class InboxItem:
     """One request waiting for the GM: what it is, where it links from, since when."""
 
-    kind: str  # STAGE, SCENE, SHEET or GROWTH
+    kind: str  # STAGE, SCENE, SHEET, GROWTH or BOARD
     anchor: str  # the element id the request's timeline line links to
     since: datetime
-    request: object  # a StageRequest, SceneRequest, Participation or GrowthRequest
+    # a StageRequest, SceneRequest, Participation, GrowthRequest or rooms.BoardQuestion
+    request: object
     changes: list = field(default_factory=list)  # a sheet's changes since the GM's check
 
 
@@ -84,13 +87,28 @@ def inbox_items(session) -> list[InboxItem]:
     return sorted(items, key=lambda item: (item.since, item.anchor))
 
 
+def board_items(session, user) -> list[InboxItem]:
+    """The questions the session's boards put to this GM, in a seat they run (a Counter to
+    show or not): the match waits on them as on any request."""
+    return [
+        InboxItem(BOARD, question.anchor, question.since, question)
+        for question in rooms.boards().questions(session, user)
+    ]
+
+
 def inbox_context(session, user, viewer_is_gm: bool) -> dict:
     """The inbox partial's context: the GM's items; nothing for anyone else."""
+    inbox = []
+    if viewer_is_gm:
+        inbox = sorted(
+            inbox_items(session) + board_items(session, user),
+            key=lambda item: (item.since, item.anchor),
+        )
     return {
         "session": session,
         "viewer": user,
         "viewer_is_gm": viewer_is_gm,
-        "inbox": inbox_items(session) if viewer_is_gm else [],
+        "inbox": inbox,
         "scene_running": Scene.objects.filter(
             session_id=session.pk, status=Scene.Status.RUNNING
         ).exists()

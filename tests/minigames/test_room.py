@@ -1,0 +1,127 @@
+"""The room's boards: the questions a match puts to a GM in a seat they run reach the GM's
+inbox, answered there, and leave it once answered."""
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from minigames import services
+from minigames.actual import engine
+from minigames.room import board_questions
+from minigames.services import SeatSpec
+from sessions_app.presenters.inbox import BOARD, inbox_context
+from tests.factories import CharacterFactory, MembershipFactory, UserFactory
+from tests.minigames.test_services import SETUP_A, SETUP_B
+
+
+@pytest.fixture
+def pc(session, player):
+    character = CharacterFactory(table=session.table, owner=player, name="Aki")
+    session.characters.add(character)
+    return character
+
+
+@pytest.fixture
+def npc(session, gm):
+    return CharacterFactory(table=session.table, owner=gm, kind="npc", name="Innkeeper")
+
+
+def _attacked_npc(session, player, gm, pc, npc):
+    """A match where the player's piece has just attacked the GM's NPC, which holds its
+    Counter: the match waits for the GM's answer."""
+    match = services.match_create(
+        session=session,
+        by=gm,
+        seats=[SeatSpec(pc), SeatSpec(npc)],
+        seed=3,
+        options={"first_player": 0},
+    )
+    services.match_move(match_id=match.pk, by=player, action=SETUP_A, version=match.version)
+    match.refresh_from_db()
+    services.match_move(match_id=match.pk, by=gm, action=SETUP_B, version=match.version)
+    match.refresh_from_db()
+    state = engine.from_dict(match.state)
+    state.pieces = [(0, 0, 5, 2, 2), (5, 1, 5, 2, 3)]
+    for seat, kind in ((0, "attack"), (1, "counter")):
+        wanted = next(c for c, k in sorted(state.kinds[seat].items()) if k == kind)
+        if wanted not in state.hands[seat]:
+            state.decks[seat].remove(wanted)
+            state.decks[seat].append(state.hands[seat].pop())
+            state.hands[seat].append(wanted)
+    state.current = 0
+    match.state = engine.to_dict(state)
+    match.save(update_fields=["state"])
+    attack = next(c for c in state.hands[0] if state.kinds[0][c] == "attack")
+    services.match_move(
+        match_id=match.pk,
+        by=player,
+        action={"type": "use", "card": attack, "piece": 0, "target": [2, 3]},
+        version=match.version,
+    )
+    match.refresh_from_db()
+    assert engine.from_dict(match.state).pending is not None
+    return match
+
+
+def _board_items(session, user, viewer_is_gm=True):
+    return [
+        item for item in inbox_context(session, user, viewer_is_gm)["inbox"] if item.kind == BOARD
+    ]
+
+
+def test_counter_question_to_a_seat_the_gm_runs_is_in_the_gm_s_inbox(session, gm, player, pc, npc):
+    match = _attacked_npc(session, player, gm, pc, npc)
+
+    (item,) = _board_items(session, gm)
+
+    assert item.anchor == f"inbox-board-{match.pk}"
+    assert "Show the Counter" in item.request.html
+    assert "Innkeeper" in item.request.html
+    assert f'href="#match-{match.pk}"' in item.request.html
+
+
+def test_counter_question_is_answered_from_the_inbox_and_leaves_it(session, gm, player, pc, npc):
+    match = _attacked_npc(session, player, gm, pc, npc)
+
+    services.match_move(
+        match_id=match.pk,
+        by=gm,
+        action={"type": "counter", "player": 1, "use": True},
+        version=match.version,
+    )
+
+    assert _board_items(session, gm) == []
+
+
+def test_a_gm_not_seated_and_a_player_asked_get_no_board_item(session, gm, player, pc, npc):
+    co_gm = MembershipFactory(
+        table=session.table, user=UserFactory(username="cogm"), role="gm"
+    ).user
+    _attacked_npc(session, player, gm, pc, npc)
+
+    assert _board_items(session, co_gm) == []
+    # A player has no inbox, whatever a board asks.
+    assert inbox_context(session, player, False)["inbox"] == []
+
+
+def test_the_attacker_is_asked_nothing(session, gm, player, pc, npc):
+    _attacked_npc(session, player, gm, pc, npc)
+
+    assert board_questions(session, player) == []
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_the_gm_s_open_inbox_gets_the_question_when_the_attack_lands(
+    session, gm, player, pc, npc
+):
+    from tests.sessions_app.test_consumers import _frames, _joined
+
+    gm_socket, _ = await _joined(gm, session)
+    await _frames(gm_socket)
+
+    match = await sync_to_async(_attacked_npc)(session, player, gm, pc, npc)
+
+    received = "".join(await _frames(gm_socket, timeout=1.5))
+    # In the inbox, not only on the board, which asks too.
+    assert f'id="inbox-board-{match.pk}"' in received
+    await gm_socket.disconnect()
