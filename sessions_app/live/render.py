@@ -48,7 +48,8 @@ def _fresh(session: GameSession) -> GameSession:
 
 
 def _fresh_or_none(session_id: int) -> GameSession | None:
-    return GameSession.objects.select_related("table", "rules_profile").filter(pk=session_id).first()
+    sessions = GameSession.objects.select_related("table", "rules_profile")
+    return sessions.filter(pk=session_id).first()
 
 
 def event_messages(*, event: TimelineEvent) -> list[Message]:
