@@ -10,6 +10,7 @@ from django.contrib.auth.signals import user_logged_out
 from django.dispatch import receiver
 
 from ..presenters.live import user_sockets_group
+from ..selectors.tables import table_open_session_ids
 from ..services.signals import (
     board_changed,
     event_committed,
@@ -17,7 +18,7 @@ from ..services.signals import (
     membership_ended,
     spectating_closed,
 )
-from .render import board_inbox_messages, board_messages, event_messages
+from .render import board_messages, event_messages, inbox_messages
 from .transport import broadcast, send_all
 
 
@@ -40,7 +41,7 @@ def event_to_the_room(sender, *, event, **kwargs) -> None:
 def board_to_the_room(sender, *, session_id: int, board_id: int, user_ids=None, **kwargs) -> None:
     user_ids = None if user_ids is None else list(user_ids)
     send_all(board_messages(session_id=session_id, board_id=board_id, user_ids=user_ids))
-    send_all(board_inbox_messages(session_id=session_id, user_ids=user_ids))
+    send_all(inbox_messages(session_id=session_id, user_ids=user_ids))
 
 
 def ledger_group(table_id: int) -> str:
@@ -50,8 +51,11 @@ def ledger_group(table_id: int) -> str:
 
 @receiver(ledger_changed, dispatch_uid="live_ledger_changed")
 def ledger_to_the_pages(sender, *, table_id: int, **kwargs) -> None:
-    """Each open experience page of the table renders its own ledger again."""
+    """Each open experience page of the table renders its own ledger again, and the GMs in
+    its rooms their inbox, where growth asked between sessions waits."""
     broadcast(ledger_group(table_id), {"type": "ledger.changed"})
+    for session_id in table_open_session_ids(table_id=table_id):
+        send_all(inbox_messages(session_id=session_id))
 
 
 @receiver(membership_ended, dispatch_uid="live_membership_ended")

@@ -259,11 +259,10 @@ def board_messages(
     return messages
 
 
-def board_inbox_messages(
-    *, session_id: int, user_ids: Iterable[int] | None = None
-) -> list[Message]:
-    """A board changed: the GMs present get their inbox again, where a question the board
-    puts to a seat they run (a Counter to show or not) comes and goes."""
+def inbox_messages(*, session_id: int, user_ids: Iterable[int] | None = None) -> list[Message]:
+    """The GMs present (of ``user_ids`` when given) get their inbox again: for a change that
+    is no event of the session, such as a board's question to a seat they run or growth
+    asked between sessions."""
     session = _fresh_or_none(session_id)
     if session is None:
         return []

@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from django.db.models import Q
+
 from .. import rooms
 from ..models import (
     MAIN_PLAY_PHASES,
@@ -49,7 +51,7 @@ def inbox_items(session) -> list[InboxItem]:
     """What waits for the session's GM: entry, exit and companion requests of the running
     scene, scene requests not yet answered, sheets to check (every unchecked sheet in
     pre-play, a sheet changed since its check later) and growth asked for on this session's
-    sheet."""
+    sheet or on none."""
     items: list[InboxItem] = []
     stage_requests = StageRequest.objects.filter(
         scene__session_id=session.pk,
@@ -77,9 +79,15 @@ def inbox_items(session) -> list[InboxItem]:
     for row, changes in rechecks.values():
         since = changes[-1].changed_at if changes else _FROM_THE_START
         items.append(InboxItem(SHEET, inbox_anchor(SHEET, row.character_id), since, row, changes))
-    growth = GrowthRequest.objects.filter(
-        session=session, status=GrowthRequest.Status.PENDING
-    ).select_related("character", "person")
+    # Growth asked on no session's sheet (between sessions) waits in every room of the table.
+    growth = (
+        GrowthRequest.objects.filter(status=GrowthRequest.Status.PENDING)
+        .filter(
+            Q(session=session)
+            | Q(session__isnull=True, character__table_id=session.table_id)
+        )
+        .select_related("character", "person")
+    )
     items += [
         InboxItem(GROWTH, inbox_anchor(GROWTH, asked.pk), asked.requested_at, asked)
         for asked in growth

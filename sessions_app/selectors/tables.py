@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
-from ..models import Invite, Membership, RulesProfile, Table, TableBar
+from ..models import GameSession, Invite, Membership, Phase, RulesProfile, Table, TableBar
 
 
 def membership_get(*, user, table_id: int) -> Membership | None:
@@ -20,6 +20,15 @@ def membership_get(*, user, table_id: int) -> Membership | None:
         ).get(user=user, table_id=table_id)
     except Membership.DoesNotExist:
         return None
+
+
+def table_open_session_ids(*, table_id: int) -> list[int]:
+    """The table's sessions not yet closed: the rooms a GM may be sitting in."""
+    return list(
+        GameSession.objects.filter(table_id=table_id)
+        .exclude(phase=Phase.CLOSED)
+        .values_list("pk", flat=True)
+    )
 
 
 def tables_for_user(*, user) -> QuerySet[Table]:

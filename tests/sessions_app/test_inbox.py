@@ -8,7 +8,7 @@ from django.test import Client
 from django.urls import reverse
 
 from sessions_app.kinds.registry import Panel, kind_folds
-from sessions_app.live import render
+from sessions_app.live import hooks, render
 from sessions_app.models import (
     GameSession,
     GrowthRequest,
@@ -32,7 +32,7 @@ from sessions_app.services.scenes import (
     stage_request_decide,
 )
 from sessions_app.services.timeline import presence_enter
-from tests.factories import main_play_start
+from tests.factories import GameSessionFactory, main_play_start
 
 
 @pytest.fixture
@@ -135,6 +135,39 @@ def test_inbox_lists_growth_on_the_session_sheet_until_decided(session, gm, play
     assert 'id="inbox-status"' in response.content.decode()
     assert GrowthRequest.objects.get().status == GrowthRequest.Status.CONFIRMED
     assert _anchors(session) == []
+
+
+@pytest.fixture
+def earned_last_month(session, gm, player, pc):
+    """Experience the player earned in an earlier session, to spend between sessions."""
+    earlier = GameSessionFactory(table=session.table, phase=Phase.AFTER_PLAY)
+    earlier.characters.add(pc)
+    experience_award_session(session=earlier, by=gm, awards={player.pk: [AwardLine(12, "Goal")]})
+
+
+def test_inbox_lists_growth_asked_between_sessions_in_the_table_s_rooms(
+    session, player, pc, earned_last_month
+):
+    asked = growth_request(character=pc, by=player, description="A new contact", cost=1)
+
+    assert _anchors(session) == [f"inbox-sheet-{pc.pk}", f"inbox-growth-{asked.pk}"]
+
+
+def test_growth_asked_between_sessions_pushes_the_gms_inbox(
+    session, gm, player, pc, earned_last_month, monkeypatch
+):
+    for user in (gm, player):
+        presence_enter(session_id=session.pk, user=user, channel_name=f"c{user.pk}", language="en")
+    asked = growth_request(character=pc, by=player, description="A new contact", cost=1)
+    sent = []
+    monkeypatch.setattr(hooks, "send_all", sent.extend)
+    monkeypatch.setattr(hooks, "broadcast", lambda group, message: None)
+
+    hooks.ledger_to_the_pages(None, table_id=session.table_id)
+
+    pushed = {group: message["html"] for group, message in sent if message["type"] == "room.panels"}
+    assert list(pushed) == [group for group in pushed if f".u{gm.pk}." in group] != []
+    assert f'id="inbox-growth-{asked.pk}"' in next(iter(pushed.values()))
 
 
 def test_inbox_is_the_gms_alone(scene, opening, player, second_player, pc2):
