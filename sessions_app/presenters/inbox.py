@@ -82,10 +82,7 @@ def inbox_items(session) -> list[InboxItem]:
     # Growth asked on no session's sheet (between sessions) waits in every room of the table.
     growth = (
         GrowthRequest.objects.filter(status=GrowthRequest.Status.PENDING)
-        .filter(
-            Q(session=session)
-            | Q(session__isnull=True, character__table_id=session.table_id)
-        )
+        .filter(Q(session=session) | Q(session__isnull=True, character__table_id=session.table_id))
         .select_related("character", "person")
     )
     items += [
