@@ -34,8 +34,9 @@ def _clean_name(session: GameSession, name: str, *, except_id: int | None = None
         .exclude(pk=except_id)
         .exists()
     )
-    # The built-in tabs' names are not refused: Ccfolia groups make a 情報 tab of their own,
-    # which is the Japanese name of the Information tab too.
+    # The built-in tabs' names are not refused: a name means something else in each
+    # language. The Information tab is 「システム」 in Japanese, so that the 情報 tab Ccfolia
+    # groups make for themselves is not shown twice.
     if taken:
         raise ValidationError({"name": _("There is a tab of that name already.")})
     return name

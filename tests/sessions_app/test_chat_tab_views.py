@@ -176,3 +176,18 @@ def test_tab_line_is_marked_for_its_tab_in_the_room(session, gm, player):
     page = _room(_client(gm), session)
 
     assert f'event-tab" data-tab-channel="{tab.key}"' in page
+
+
+def test_a_gm_tab_named_情報_appears_once_in_the_japanese_tab_bar(session, gm):
+    chat_tab_add(session=session, by=gm, name="情報")
+
+    page = (
+        _client(gm)
+        .get(reverse("session_room", args=[session.pk]), HTTP_ACCEPT_LANGUAGE="ja")
+        .content.decode()
+    )
+
+    tab_bar = page[page.index('id="channel-tabs"') :]
+    tab_bar = tab_bar[: tab_bar.index("</div>")]
+    assert tab_bar.count("情報") == 1
+    assert "システム" in tab_bar
