@@ -1,5 +1,6 @@
 """Template filters for SRS terms: outcomes, contest reasons, judgement value names, odds."""
 
+import re
 from fractions import Fraction
 
 from django import template
@@ -64,6 +65,19 @@ def modifier_list(rows) -> str:
     return list_separator().join(
         f"{modifier_label(row['label'])} {signed(row['amount'])}" for row in rows or ()
     )
+
+
+# Hiragana, katakana (with the half-width forms), CJK ideographs and the CJK punctuation.
+_JAPANESE_SCRIPT = re.compile(
+    r"[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f]"
+)
+
+
+@register.filter
+def speech_quotes(text: str) -> tuple[str, str]:
+    """The quotation marks around an in-character line: those of the line's own language
+    (「」 for Japanese, “” otherwise), whatever the reader's, as a printed replay would."""
+    return ("「", "」") if _JAPANESE_SCRIPT.search(str(text or "")) else ("“", "”")
 
 
 @register.simple_tag

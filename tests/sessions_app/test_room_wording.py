@@ -9,8 +9,8 @@ from django.utils.html import strip_tags
 CHAT = "sessions_app/kinds/chat.html"
 
 
-def _chat_line(language: str) -> str:
-    payload = {"mode": "ic", "character": "Aki", "text": "Found it!", "channel": "main"}
+def _chat_line(language: str, text: str = "Found it!") -> str:
+    payload = {"mode": "ic", "character": "Aki", "text": text, "channel": "main"}
     with translation.override(language):
         return strip_tags(render_to_string(CHAT, {"p": payload, "actor": "aki"}))
 
@@ -21,8 +21,14 @@ def test_in_character_line_in_english_is_in_english_quotes():
     assert "「" not in line
 
 
-def test_in_character_line_in_japanese_keeps_its_brackets():
-    assert "「Found it!」" in _chat_line("ja")
+def test_in_character_quotes_follow_the_line_s_language_not_the_reader_s():
+    assert "“Found it!”" in _chat_line("ja")
+    assert "「見つけた！」" in _chat_line("en", "見つけた！")
+    assert "「ｶﾀｶﾅ」" in _chat_line("en", "ｶﾀｶﾅ")
+
+
+def test_in_character_line_in_japanese_is_in_japanese_brackets():
+    assert "「見つけた！」" in _chat_line("ja", "見つけた！")
 
 
 def test_japanese_odds_line_uses_one_separator():
