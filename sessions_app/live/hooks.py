@@ -16,9 +16,10 @@ from ..services.signals import (
     event_committed,
     ledger_changed,
     membership_ended,
+    room_panels_changed,
     spectating_closed,
 )
-from .render import board_messages, event_messages, inbox_messages
+from .render import board_messages, event_messages, inbox_messages, panels_messages
 from .transport import broadcast, send_all
 
 
@@ -42,6 +43,11 @@ def board_to_the_room(sender, *, session_id: int, board_id: int, user_ids=None, 
     user_ids = None if user_ids is None else list(user_ids)
     send_all(board_messages(session_id=session_id, board_id=board_id, user_ids=user_ids))
     send_all(inbox_messages(session_id=session_id, user_ids=user_ids))
+
+
+@receiver(room_panels_changed, dispatch_uid="live_room_panels_changed")
+def panels_to_the_room(sender, *, session_id: int, panels, **kwargs) -> None:
+    send_all(panels_messages(session_id=session_id, panels=panels))
 
 
 def ledger_group(table_id: int) -> str:

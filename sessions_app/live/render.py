@@ -276,6 +276,30 @@ def inbox_messages(*, session_id: int, user_ids: Iterable[int] | None = None) ->
     return panel_messages(session=session, viewers=viewers, panels={Panel.INBOX})
 
 
+def panels_messages(*, session_id: int, panels: Iterable[Panel]) -> list[Message]:
+    """Panels changed by something that is no event of the session (a character's pictures
+    edited on its sheet): everyone present gets them again, a spectator their public part."""
+    panels = frozenset(panels)
+    session = _fresh_or_none(session_id)
+    if session is None:
+        return []
+    messages: list[Message] = []
+    if spectator_partials(panels):
+        version = session_last_seq(session_id=session_id)
+        for language, zone in roster.spectators(session_id=session_id):
+            variant = Variant(language, zone)
+            with viewing(variant):
+                html = spectator_panels_html(session, panels)
+            message = {"type": "room.panels", "version": version, "html": html}
+            messages.append((room_group(session_id, SPECTATORS, variant), message))
+    viewers = roster.viewers(session_id=session_id, table_id=session.table_id)
+    if viewers and all_shared(panels):
+        messages += shared_panel_messages(session=session, viewers=viewers, panels=panels)
+    elif viewers:
+        messages += panel_messages(session=session, viewers=viewers, panels=panels)
+    return messages
+
+
 def spectator_board_messages(*, session_id: int) -> list[Message]:
     """The boards as a spectator sees them (nobody's seat: no hand, no hidden plan), the
     whole list rendered once per language and zone the room's spectators use."""

@@ -7,9 +7,11 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from ..models import Character, CharacterFace
+from ..kinds.registry import Panel
+from ..models import Character, CharacterFace, GameSession, Phase
 from .characters import can_edit_character
 from .images import image_delete, image_saved
+from .signals import room_panels_changed, send_on_commit
 
 MAX_FACES = 40
 # A line said in character with a face that is not one of its character's.
@@ -20,6 +22,19 @@ LABEL_MAX_LENGTH = 60
 def _require_editor(by, character: Character) -> None:
     if not can_edit_character(by, character):
         raise PermissionDenied(_("Only who edits this sheet can change its pictures."))
+
+
+# What shows a character's pictures in a room: the stage's faces, the standing pictures and
+# the character panel.
+PICTURE_PANELS = frozenset({Panel.STAGE, Panel.STANDING, Panel.CHARACTERS})
+
+
+def _rooms_see_new_pictures(character_id: int, table_id: int) -> None:
+    """The open rooms of the character's table show its pictures as they are now, without
+    a reload (an NPC can be on any session's stage, a PC on those it plays in)."""
+    sessions = GameSession.objects.filter(table_id=table_id).exclude(phase=Phase.CLOSED)
+    for session_id in sessions.values_list("pk", flat=True):
+        send_on_commit(room_panels_changed, session_id=session_id, panels=PICTURE_PANELS)
 
 
 def _label_clean(label: str) -> str:
@@ -52,6 +67,7 @@ def face_add(
         )
         face.full_clean()
         face.save()
+        _rooms_see_new_pictures(character.pk, character.table_id)
     return face
 
 
@@ -60,6 +76,7 @@ def face_relabel(*, face: CharacterFace, by, label: str) -> CharacterFace:
     _require_editor(by, face.character)
     face.label = _label_clean(label)
     face.save(update_fields=["label"])
+    _rooms_see_new_pictures(face.character_id, face.character.table_id)
     return face
 
 
@@ -73,6 +90,7 @@ def face_portrait_choose(*, face: CharacterFace, by) -> CharacterFace:
         )
         face.is_portrait = True
         face.save(update_fields=["is_portrait"])
+        _rooms_see_new_pictures(face.character_id, face.character.table_id)
     return face
 
 
@@ -92,6 +110,7 @@ def face_delete(*, face: CharacterFace, by) -> None:
                 following.is_portrait = True
                 following.save(update_fields=["is_portrait"])
         image_delete(name)
+        _rooms_see_new_pictures(face.character_id, face.character.table_id)
 
 
 def faces_replace(*, character: Character, by, stored: list[tuple[str, str]]) -> None:
@@ -107,3 +126,4 @@ def faces_replace(*, character: Character, by, stored: list[tuple[str, str]]) ->
         )
         face.full_clean()
         face.save()
+    _rooms_see_new_pictures(character.pk, character.table_id)

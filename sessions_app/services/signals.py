@@ -20,6 +20,9 @@ event_committed = Signal()
 # A board shown in a session's room (a match) changed: `session_id`, `board_id`, and
 # `user_ids` when only those people may notice (a seat's private setting), else None.
 board_changed = Signal()
+# Something shown in a session's room changed that is no event of it (a character's
+# pictures edited on its sheet): `session_id`, and `panels`, the room's panels to show again.
+room_panels_changed = Signal()
 # A table's experience ledger changed (an award, a correction, a step of a growth):
 # `table_id`.
 ledger_changed = Signal()

@@ -16,7 +16,7 @@ from sessions_app.services.spectators import spectator_enter, spectators_allow
 from sessions_app.services.timeline import presence_enter
 from tests.factories import CharacterFactory, cast_member, on_stage
 from tests.pictures import picture_bytes
-from tests.sessions_app.test_panels import _page, _same
+from tests.sessions_app.test_panels import _Elements, _page, _same
 
 
 @pytest.fixture
@@ -187,3 +187,39 @@ def test_the_standing_pushed_to_everyone_equals_a_fresh_page_of_each(pair_on_sta
     _same(pushed[GM], _page(gm, room_url), ["standing"])
     _same(pushed[PLAYERS], _page(player, room_url), ["standing"])
     _same(pushed[SPECTATORS], _page(None, watch_url), ["standing"])
+
+
+@pytest.mark.django_db
+def test_a_picture_changed_on_the_sheet_reaches_every_open_room_without_a_reload(
+    pair_on_stage, gm, player, monkeypatch, django_capture_on_commit_callbacks
+):
+    from sessions_app.live import hooks
+
+    session, aki, _clerk, _smile = pair_on_stage
+    spectators_allow(table=session.table, by=gm, allowed=True)
+    session.table.refresh_from_db()
+    for user in (gm, player):
+        presence_enter(session_id=session.pk, user=user, channel_name=f"c{user.pk}", language="en")
+    spectator_enter(session_id=session.pk, channel_name="watching", language="en", time_zone="")
+    sent = []
+    monkeypatch.setattr(hooks, "send_all", sent.extend)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        grin = face_add(
+            character=aki, by=player, data=picture_bytes("PNG"), label="grin", portrait=True
+        )
+
+    pushed = {group.split(".")[2]: message["html"] for group, message in _panels(sent)}
+    assert sorted(pushed) == sorted([f"u{gm.pk}", f"u{player.pk}", SPECTATORS])
+    room_url = reverse("session_room", args=[session.pk])
+    watch_url = reverse("watch_session", args=[session.table.spectator_token, session.pk])
+    assert "Aki: grin" in pushed[f"u{gm.pk}"]
+    for audience, page in (
+        (f"u{gm.pk}", _page(gm, room_url)),
+        (f"u{player.pk}", _page(player, room_url)),
+        (SPECTATORS, _page(None, watch_url)),
+    ):
+        partials = _Elements(pushed[audience]).top
+        assert "standing" in partials and (audience == SPECTATORS or "stage" in partials)
+        _same(pushed[audience], page, partials)
+    assert grin.is_portrait
