@@ -50,8 +50,26 @@
     if (code === 4403) showClosed();
   });
 
-  document.addEventListener("htmx:wsAfterMessage", function () {
-    var list = document.getElementById("timeline-items");
+  // The newest lines are what a spectator came for: the list opens at its end and follows
+  // new lines while the reader is there; one who scrolled back keeps their place.
+  var following = true;
+  function timeline() { return document.getElementById("timeline-items"); }
+  function toNewest() {
+    var list = timeline();
     if (list) list.scrollTop = list.scrollHeight;
+  }
+  document.addEventListener("scroll", function (event) {
+    var list = timeline();
+    if (!list || event.target !== list) return;
+    following = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+  }, true);
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    if (following) toNewest();
   });
+  // Pictures loading in the lines make them taller: a reader at the end stays there.
+  document.addEventListener("load", function (event) {
+    var list = timeline();
+    if (following && list && event.target.tagName === "IMG" && list.contains(event.target)) toNewest();
+  }, true);
+  toNewest();
 })();

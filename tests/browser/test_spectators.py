@@ -3,8 +3,11 @@
 import pytest
 from playwright.sync_api import expect
 
+from sessions_app.models import Membership
+from sessions_app.services.spectators import spectators_allow
 from tests.browser.pages import expect_same_as_fresh_load, logged_in, room_page
 from tests.factories import CharacterFactory, GameSessionFactory, friday_table
+from tests.sessions_app.log_script import add_chat_lines
 
 pytestmark = pytest.mark.browser
 
@@ -70,3 +73,24 @@ def test_spectator_sees_public_lines_live_and_no_secret(browser, watched_table, 
     gm_table.get_by_role("button", name="Stop spectators").click()
     expect(spectator.locator("#room-closed")).to_be_visible()
     assert csp_violations.found == []
+
+
+def test_spectator_page_opens_at_the_newest_line(browser, watched_table):
+    base_url, table, session = watched_table
+    gm_user = Membership.objects.get(table=table, role=Membership.Role.GM).user
+    spectators_allow(table=table, by=gm_user, allowed=True)
+    table.refresh_from_db()
+    add_chat_lines(session, gm_user, 60)
+
+    spectator = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    spectator.goto(f"{base_url}/watch/{table.spectator_token}/sessions/{session.pk}/")
+    expect(spectator.locator("#connection-status")).to_have_text("Live")
+
+    expect(spectator.locator("#timeline-items > li").last).to_be_in_viewport()
+    # A reader who scrolled back keeps their place when a line arrives.
+    spectator.locator("#timeline-items").evaluate("(list) => { list.scrollTop = 0; }")
+    gm = room_page(browser, base_url, session, "keeper")
+    gm.get_by_label("Message").fill("A line while the spectator reads back")
+    gm.get_by_role("button", name="Send", exact=True).click()
+    expect(spectator.locator("#timeline-items")).to_contain_text("reads back")
+    assert spectator.locator("#timeline-items").evaluate("(list) => list.scrollTop") < 40
