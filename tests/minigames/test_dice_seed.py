@@ -9,12 +9,7 @@ from minigames.services import SeatSpec
 from sessions_app import dice_proof, log_export
 from sessions_app.models import TimelineEvent
 from sessions_app.services.logs import log_import
-from tests.factories import CharacterFactory, MembershipFactory, UserFactory
-
-
-@pytest.fixture
-def second_player(session):
-    return MembershipFactory(table=session.table, user=UserFactory(username="ren")).user
+from tests.factories import CharacterFactory
 
 
 @pytest.fixture

@@ -9,20 +9,8 @@ from minigames.actual import engine
 from minigames.room import board_questions
 from minigames.services import SeatSpec
 from sessions_app.presenters.inbox import BOARD, inbox_context
-from tests.factories import CharacterFactory, MembershipFactory, UserFactory
-from tests.minigames.test_services import SETUP_A, SETUP_B
-
-
-@pytest.fixture
-def pc(session, player):
-    character = CharacterFactory(table=session.table, owner=player, name="Aki")
-    session.characters.add(character)
-    return character
-
-
-@pytest.fixture
-def npc(session, gm):
-    return CharacterFactory(table=session.table, owner=gm, kind="npc", name="Innkeeper")
+from tests.factories import MembershipFactory, UserFactory
+from tests.minigames.test_services import SETUP_A, SETUP_B, attack_a_held_counter
 
 
 def _attacked_npc(session, player, gm, pc, npc):
@@ -39,24 +27,7 @@ def _attacked_npc(session, player, gm, pc, npc):
     match.refresh_from_db()
     services.match_move(match_id=match.pk, by=gm, action=SETUP_B, version=match.version)
     match.refresh_from_db()
-    state = engine.from_dict(match.state)
-    state.pieces = [(0, 0, 5, 2, 2), (5, 1, 5, 2, 3)]
-    for seat, kind in ((0, "attack"), (1, "counter")):
-        wanted = next(c for c, k in sorted(state.kinds[seat].items()) if k == kind)
-        if wanted not in state.hands[seat]:
-            state.decks[seat].remove(wanted)
-            state.decks[seat].append(state.hands[seat].pop())
-            state.hands[seat].append(wanted)
-    state.current = 0
-    match.state = engine.to_dict(state)
-    match.save(update_fields=["state"])
-    attack = next(c for c in state.hands[0] if state.kinds[0][c] == "attack")
-    services.match_move(
-        match_id=match.pk,
-        by=player,
-        action={"type": "use", "card": attack, "piece": 0, "target": [2, 3]},
-        version=match.version,
-    )
+    attack_a_held_counter(match, attacker=player)
     match.refresh_from_db()
     assert engine.from_dict(match.state).pending is not None
     return match

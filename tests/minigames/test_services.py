@@ -16,7 +16,6 @@ from minigames.models import Match, MatchMove
 from minigames.registry import GAMES
 from minigames.services import SeatSpec
 from sessions_app.models import TimelineEvent
-from tests.factories import CharacterFactory, MembershipFactory, UserFactory
 
 SETUP_A = {
     "type": "setup",
@@ -30,28 +29,27 @@ SETUP_B = {
 }
 
 
-@pytest.fixture
-def pc(session, player):
-    character = CharacterFactory(table=session.table, owner=player, name="Aki")
-    session.characters.add(character)
-    return character
-
-
-@pytest.fixture
-def second_player(session):
-    return MembershipFactory(table=session.table, user=UserFactory(username="ren")).user
-
-
-@pytest.fixture
-def pc2(session, second_player):
-    character = CharacterFactory(table=session.table, owner=second_player, name="Ren")
-    session.characters.add(character)
-    return character
-
-
-@pytest.fixture
-def npc(session, gm):
-    return CharacterFactory(table=session.table, owner=gm, kind="npc", name="Innkeeper")
+def attack_a_held_counter(match, *, attacker) -> None:
+    """Face to face, seat 0's piece on c3 attacks seat 1's on c4, whose player holds a
+    Counter: the defender is asked (or answers at once, as its mode says)."""
+    state = engine.from_dict(match.state)
+    state.pieces = [(0, 0, 5, 2, 2), (5, 1, 5, 2, 3)]
+    for seat, kind in ((0, "attack"), (1, "counter")):
+        wanted = next(c for c, k in sorted(state.kinds[seat].items()) if k == kind)
+        if wanted not in state.hands[seat]:
+            state.decks[seat].remove(wanted)
+            state.decks[seat].append(state.hands[seat].pop())
+            state.hands[seat].append(wanted)
+    state.current = 0
+    match.state = engine.to_dict(state)
+    match.save(update_fields=["state"])
+    attack = next(c for c in state.hands[0] if state.kinds[0][c] == "attack")
+    services.match_move(
+        match_id=match.pk,
+        by=attacker,
+        action={"type": "use", "card": attack, "piece": 0, "target": [2, 3]},
+        version=match.version,
+    )
 
 
 def _pvp(session, by, pc, pc2, **kwargs):
@@ -524,27 +522,9 @@ def test_computer_defender_answers_the_counter_question_at_once(session, player,
     )
     services.match_move(match_id=match.pk, by=player, action=SETUP_B, version=match.version)
     match.refresh_from_db()
-    state = engine.from_dict(match.state)
-    # Face to face: the person's piece on c3 attacks the computer's on c4, which holds its
-    # Counter; the computer is asked (its mode is the default, "ask") and shows it at once.
-    state.pieces = [(0, 0, 5, 2, 2), (5, 1, 5, 2, 3)]
-    for seat, kind in ((0, "attack"), (1, "counter")):
-        wanted = next(c for c, k in sorted(state.kinds[seat].items()) if k == kind)
-        if wanted not in state.hands[seat]:
-            state.decks[seat].remove(wanted)
-            state.decks[seat].append(state.hands[seat].pop())
-            state.hands[seat].append(wanted)
-    state.current = 0
-    match.state = engine.to_dict(state)
-    match.save(update_fields=["state"])
-    attack = next(c for c in state.hands[0] if state.kinds[0][c] == "attack")
 
-    services.match_move(
-        match_id=match.pk,
-        by=player,
-        action={"type": "use", "card": attack, "piece": 0, "target": [2, 3]},
-        version=match.version,
-    )
+    # The computer is asked (its mode is the default, "ask") and shows it at once.
+    attack_a_held_counter(match, attacker=player)
 
     match.refresh_from_db()
     after = engine.from_dict(match.state)

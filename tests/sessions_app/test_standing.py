@@ -132,6 +132,15 @@ def test_room_gives_each_picture_alt_text_with_name_and_expression(pair_on_stage
     assert 'aria-current="true"' in page
 
 
+def _everyone_in_the_room(session, gm, player) -> None:
+    """The GM, the player and a spectator have the room open, in English."""
+    spectators_allow(table=session.table, by=gm, allowed=True)
+    session.table.refresh_from_db()
+    for user in (gm, player):
+        presence_enter(session_id=session.pk, user=user, channel_name=f"c{user.pk}", language="en")
+    spectator_enter(session_id=session.pk, channel_name="watching", language="en", time_zone="")
+
+
 def _panels(messages):
     return [(group, message) for group, message in messages if message["type"] == "room.panels"]
 
@@ -141,10 +150,7 @@ def test_a_line_in_character_pushes_the_standing_once_per_language_to_everyone(
     pair_on_stage, gm, player
 ):
     session, aki, _clerk, smile = pair_on_stage
-    spectators_allow(table=session.table, by=gm, allowed=True)
-    for user in (gm, player):
-        presence_enter(session_id=session.pk, user=user, channel_name=f"c{user.pk}", language="en")
-    spectator_enter(session_id=session.pk, channel_name="watching", language="en", time_zone="")
+    _everyone_in_the_room(session, gm, player)
     event = _said(session, player, aki, "Found it!", face_id=smile.pk)
     event = TimelineEvent.objects.select_related("actor", "session").get(pk=event.pk)
 
@@ -170,11 +176,7 @@ def test_a_line_out_of_character_pushes_no_panel(pair_on_stage, gm, player):
 @pytest.mark.django_db
 def test_the_standing_pushed_to_everyone_equals_a_fresh_page_of_each(pair_on_stage, gm, player):
     session, aki, _clerk, smile = pair_on_stage
-    spectators_allow(table=session.table, by=gm, allowed=True)
-    session.table.refresh_from_db()
-    for user in (gm, player):
-        presence_enter(session_id=session.pk, user=user, channel_name=f"c{user.pk}", language="en")
-    spectator_enter(session_id=session.pk, channel_name="watching", language="en", time_zone="")
+    _everyone_in_the_room(session, gm, player)
     event = _said(session, player, aki, "Found it!", face_id=smile.pk)
     event = TimelineEvent.objects.select_related("actor", "session").get(pk=event.pk)
     pushed = {
@@ -196,11 +198,7 @@ def test_a_picture_changed_on_the_sheet_reaches_every_open_room_without_a_reload
     from sessions_app.live import hooks
 
     session, aki, _clerk, _smile = pair_on_stage
-    spectators_allow(table=session.table, by=gm, allowed=True)
-    session.table.refresh_from_db()
-    for user in (gm, player):
-        presence_enter(session_id=session.pk, user=user, channel_name=f"c{user.pk}", language="en")
-    spectator_enter(session_id=session.pk, channel_name="watching", language="en", time_zone="")
+    _everyone_in_the_room(session, gm, player)
     sent = []
     monkeypatch.setattr(hooks, "send_all", sent.extend)
 

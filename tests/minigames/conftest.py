@@ -1,0 +1,29 @@
+"""Fixtures the match tests share: two players' PCs in the session and the GM's NPC."""
+
+import pytest
+
+from tests.factories import CharacterFactory, MembershipFactory, UserFactory
+
+
+@pytest.fixture
+def pc(session, player):
+    character = CharacterFactory(table=session.table, owner=player, name="Aki")
+    session.characters.add(character)
+    return character
+
+
+@pytest.fixture
+def second_player(session):
+    return MembershipFactory(table=session.table, user=UserFactory(username="ren")).user
+
+
+@pytest.fixture
+def pc2(session, second_player):
+    character = CharacterFactory(table=session.table, owner=second_player, name="Ren")
+    session.characters.add(character)
+    return character
+
+
+@pytest.fixture
+def npc(session, gm):
+    return CharacterFactory(table=session.table, owner=gm, kind="npc", name="Innkeeper")
