@@ -28,6 +28,7 @@ session_patterns = [
     path("chat-tabs/", chat_tabs.chat_tab_create, name="chat_tab_add"),
     path("chat-tabs/<int:tab_id>/", chat_tabs.chat_tab_update, name="chat_tab_rename"),
     path("chat-tabs/<int:tab_id>/archive/", chat_tabs.chat_tab_remove, name="chat_tab_archive"),
+    path("chat-tabs/<int:tab_id>/move/", chat_tabs.chat_tab_reorder, name="chat_tab_move"),
     path("roll/", room.roll_box, name="roll_box"),
     path("palette/", room.palette_line_send, name="palette_send"),
     path("resources/", room.resource_adjust, name="resource_adjust"),

@@ -1,5 +1,6 @@
-"""The GM's chat tabs: opened, renamed and archived from the room, each change a timeline
-event that updates everyone's tab bar and chat form."""
+"""The GM's chat tabs: opened, renamed, moved and archived from the room. Each change but a
+move is a timeline event that updates everyone's tab bar and chat form; a move is no part
+of play, so it only updates the tab bars."""
 
 from __future__ import annotations
 
@@ -8,9 +9,11 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
+from ..kinds.registry import Panel
 from ..models import ChatTab, GameSession
 from ..models.chat import CHAT_TAB_NAME_MAX_LENGTH
 from .access import require_gm
+from .signals import room_panels_changed, send_on_commit
 from .timeline import timeline_append
 
 
@@ -85,6 +88,31 @@ def chat_tab_rename(*, session: GameSession, by, tab_id: int, name: str) -> Chat
             kind="chat_tab",
             actor=by,
             payload={"change": "renamed", "key": tab.key, "name": name, "old_name": old_name},
+        )
+    return tab
+
+
+def chat_tab_move(*, session: GameSession, by, tab_id: int, later: bool) -> ChatTab:
+    """Move an open tab one place along the tab bar: towards its end when `later`."""
+    _require_gm(session, by)
+    with transaction.atomic():
+        # Locked so that two moves at once cannot leave two tabs in one place.
+        GameSession.objects.select_for_update().filter(pk=session.pk).first()
+        tab = _tab(session, tab_id)
+        bar = list(ChatTab.objects.filter(session=session, archived=False))
+        here = next(index for index, each in enumerate(bar) if each.pk == tab.pk)
+        there = here + 1 if later else here - 1
+        if not 0 <= there < len(bar):
+            raise ValidationError(
+                _("The tab “%(name)s” is already at that end.") % {"name": tab.name}
+            )
+        bar[here], bar[there] = bar[there], bar[here]
+        for position, each in enumerate(bar):
+            if each.position != position:
+                each.position = position
+                each.save(update_fields=["position"])
+        send_on_commit(
+            room_panels_changed, session_id=session.pk, panels=frozenset({Panel.CHAT_TABS})
         )
     return tab
 

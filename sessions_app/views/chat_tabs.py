@@ -1,4 +1,4 @@
-"""The GM's chat tabs, managed from the room: open, rename, archive."""
+"""The GM's chat tabs, managed from the room: open, rename, move, archive."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from ..services.access import is_gm
-from ..services.chat_tabs import chat_tab_add, chat_tab_archive, chat_tab_rename
+from ..services.chat_tabs import chat_tab_add, chat_tab_archive, chat_tab_move, chat_tab_rename
 from .access import member_session_or_404
 
 TEMPLATE = "sessions_app/session_room.html"
@@ -69,6 +69,22 @@ def chat_tab_update(request, session_id: int, tab_id: int):
     except ValidationError as error:
         return _answer(request, session, error=error)
     return _answer(request, session, done=_("Tab renamed “%(name)s”.") % {"name": tab.name})
+
+
+@login_required
+@require_POST
+def chat_tab_reorder(request, session_id: int, tab_id: int):
+    session = _gm_session(request, session_id)
+    try:
+        tab = chat_tab_move(
+            session=session,
+            by=request.user,
+            tab_id=tab_id,
+            later=request.POST.get("towards") == "end",
+        )
+    except ValidationError as error:
+        return _answer(request, session, error=error)
+    return _answer(request, session, done=_("Tab “%(name)s” moved.") % {"name": tab.name})
 
 
 @login_required

@@ -74,8 +74,9 @@ def test_player_post_to_rename_or_archive_a_tab_forbidden(session, gm, player):
 
     renamed = client.post(reverse("chat_tab_rename", args=[session.pk, tab.pk]), {"name": "Mine"})
     archived = client.post(reverse("chat_tab_archive", args=[session.pk, tab.pk]))
+    moved = client.post(reverse("chat_tab_move", args=[session.pk, tab.pk]), {"towards": "end"})
 
-    assert (renamed.status_code, archived.status_code) == (403, 403)
+    assert (renamed.status_code, archived.status_code, moved.status_code) == (403, 403, 403)
     tab.refresh_from_db()
     assert (tab.name, tab.archived) == ("情報", False)
 
@@ -96,6 +97,23 @@ def test_gm_renames_and_archives_a_tab(session, gm):
     tab.refresh_from_db()
     assert (tab.name, tab.archived) == ("Clues", True)
     assert "Tab “Clues” archived." in response.content.decode()
+
+
+def test_gm_moves_a_tab_from_the_room_and_hears_why_not_at_the_end(session, gm):
+    chat_tab_add(session=session, by=gm, name="Clues")
+    secrets = chat_tab_add(session=session, by=gm, name="Secrets")
+    url = reverse("chat_tab_move", args=[session.pk, secrets.pk])
+    client = _client(gm)
+
+    moved = client.post(url, {"towards": "start"}, **HTMX)
+    refused = client.post(url, {"towards": "start"}, **HTMX)
+
+    assert "Tab “Secrets” moved." in moved.content.decode()
+    assert "already at that end" in refused.content.decode()
+    assert [tab.name for tab in ChatTab.objects.filter(session=session)] == ["Secrets", "Clues"]
+    page = _room(client, session)
+    assert 'aria-label="Move the tab Secrets one place earlier" disabled' not in page
+    assert 'disabled aria-label="Move the tab Secrets one place earlier"' in page
 
 
 def test_archiving_an_archived_tab_says_it_is_gone(session, gm):

@@ -1,4 +1,5 @@
-"""The GM's chat tabs: opened, renamed and archived by the GM alone; lines posted in them."""
+"""The GM's chat tabs: opened, renamed, moved and archived by the GM alone; lines posted in
+them."""
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -6,7 +7,12 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from sessions_app.models import ChatTab, TimelineEvent
 from sessions_app.selectors.chat_tabs import chat_tab_of_channel, chat_tabs_open
 from sessions_app.services.chat import chat_post
-from sessions_app.services.chat_tabs import chat_tab_add, chat_tab_archive, chat_tab_rename
+from sessions_app.services.chat_tabs import (
+    chat_tab_add,
+    chat_tab_archive,
+    chat_tab_move,
+    chat_tab_rename,
+)
 from tests.factories import GameSessionFactory
 
 pytestmark = pytest.mark.django_db
@@ -165,3 +171,65 @@ def test_chat_post_into_another_sessions_tab_refused(session, gm, player):
 
     with pytest.raises(ValidationError):
         chat_post(session=session, by=player, text="Hello", channel=tab.key)
+
+
+def _bar(session) -> list[str]:
+    return [tab.name for tab in chat_tabs_open(session_id=session.pk)]
+
+
+def test_chat_tab_move_takes_one_step_along_the_bar_past_archived_tabs(session, gm):
+    chat_tab_add(session=session, by=gm, name="Clues")
+    gone = chat_tab_add(session=session, by=gm, name="Gone")
+    secrets = chat_tab_add(session=session, by=gm, name="Secrets")
+    chat_tab_archive(session=session, by=gm, tab_id=gone.pk)
+
+    chat_tab_move(session=session, by=gm, tab_id=secrets.pk, later=False)
+    assert _bar(session) == ["Secrets", "Clues"]
+
+    chat_tab_move(session=session, by=gm, tab_id=secrets.pk, later=True)
+    assert _bar(session) == ["Clues", "Secrets"]
+    # Moving is no part of play: the timeline says nothing of it.
+    assert not TimelineEvent.objects.filter(kind="chat_tab", payload__change="moved").exists()
+
+
+def test_chat_tab_move_past_the_end_is_refused_and_changes_nothing(session, gm):
+    first = chat_tab_add(session=session, by=gm, name="Clues")
+    chat_tab_add(session=session, by=gm, name="Secrets")
+
+    with pytest.raises(ValidationError) as refused:
+        chat_tab_move(session=session, by=gm, tab_id=first.pk, later=False)
+
+    assert "already at that end" in _messages(refused)
+    assert _bar(session) == ["Clues", "Secrets"]
+
+
+def test_chat_tab_move_by_a_player_is_refused(session, gm, player):
+    first = chat_tab_add(session=session, by=gm, name="Clues")
+    chat_tab_add(session=session, by=gm, name="Secrets")
+
+    with pytest.raises(PermissionDenied):
+        chat_tab_move(session=session, by=player, tab_id=first.pk, later=True)
+
+    assert _bar(session) == ["Clues", "Secrets"]
+
+
+def test_chat_tab_move_sends_everyone_present_the_new_tab_bar(
+    session, gm, player, monkeypatch, django_capture_on_commit_callbacks
+):
+    from sessions_app.live import hooks
+    from sessions_app.services.timeline import presence_enter
+
+    chat_tab_add(session=session, by=gm, name="Clues")
+    secrets = chat_tab_add(session=session, by=gm, name="Secrets")
+    for user in (gm, player):
+        presence_enter(session_id=session.pk, user=user, channel_name=f"c{user.pk}", language="en")
+    sent = []
+    monkeypatch.setattr(hooks, "send_all", sent.extend)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        chat_tab_move(session=session, by=gm, tab_id=secrets.pk, later=False)
+
+    bars = [message["html"] for _group, message in sent if message["type"] == "room.panels"]
+    assert len(bars) == 2
+    for html in bars:
+        assert html.index(">Secrets<") < html.index(">Clues<")
