@@ -5,6 +5,8 @@ import shutil
 
 import pytest
 
+from sessions_app.services.scenes import scene_start
+from tests.factories import GameSessionFactory, cast_member, friday_table, main_play_start
 from tests.live_server import DaphneServer, shipped_rules_profiles
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -124,3 +126,20 @@ def csp_violations():
 
     watch.found = found
     return watch
+
+
+@pytest.fixture
+def aki_in_a_scene(live_server_url):
+    """Aki, a player's PC, is the scene player of a scene running in the opening."""
+    table, gm, (aki,) = friday_table("aki")
+    session = GameSessionFactory(table=table, title="The Akashic Library")
+    character = cast_member(session, aki, name="Aki", slot=1)
+    main_play_start(session, gm)
+    scene_start(
+        session=session,
+        by=gm,
+        scene_player=character,
+        place="The inn",
+        purpose="To meet the contact",
+    )
+    return live_server_url, session, character

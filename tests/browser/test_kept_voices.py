@@ -11,27 +11,9 @@ import pytest
 from playwright.sync_api import expect
 
 from sessions_app.models import Roll, TimelineEvent
-from sessions_app.services.scenes import scene_start
 from tests.browser.pages import expect_same_as_fresh_load, room_page
-from tests.factories import GameSessionFactory, cast_member, friday_table, main_play_start
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def aki_in_a_scene(live_server_url):
-    table, gm, (aki,) = friday_table("aki")
-    session = GameSessionFactory(table=table, title="The Akashic Library")
-    character = cast_member(session, aki, name="Aki", slot=1)
-    main_play_start(session, gm)
-    scene_start(
-        session=session,
-        by=gm,
-        scene_player=character,
-        place="The old library",
-        purpose="To find out what happened",
-    )
-    return live_server_url, session, character
 
 
 def test_sent_lines_keep_the_chosen_voice_and_the_voices_follow_the_stage(browser, aki_in_a_scene):

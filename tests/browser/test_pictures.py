@@ -3,28 +3,10 @@
 import pytest
 from playwright.sync_api import expect
 
-from sessions_app.services.scenes import scene_start
 from tests.browser.pages import expect_same_as_fresh_load, logged_in
-from tests.factories import GameSessionFactory, cast_member, friday_table, main_play_start
 from tests.pictures import picture_bytes
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def aki_in_a_scene(live_server_url):
-    table, gm, (aki,) = friday_table("aki")
-    session = GameSessionFactory(table=table, title="The Akashic Library")
-    character = cast_member(session, aki, name="Aki", slot=1)
-    main_play_start(session, gm)
-    scene_start(
-        session=session,
-        by=gm,
-        scene_player=character,
-        place="The inn",
-        purpose="To meet the contact",
-    )
-    return live_server_url, session, character
 
 
 def _upload(page, label: str, name: str, mime: str, data: bytes) -> None:

@@ -28,28 +28,10 @@ from sessions_app.services.scenes import (
     scene_end,
     scene_request_create,
     scene_request_decide,
-    scene_start,
     stage_request_decide,
 )
 from sessions_app.services.timeline import presence_enter
-from tests.factories import GameSessionFactory, main_play_start
-
-
-@pytest.fixture
-def opening(session, gm, pc, pc2):
-    return main_play_start(session, gm)
-
-
-@pytest.fixture
-def scene(opening, gm, pc):
-    return scene_start(
-        session=opening,
-        by=gm,
-        scene_player=pc,
-        title="The bell tower",
-        place="The inn",
-        purpose="To meet the contact",
-    )
+from tests.factories import GameSessionFactory
 
 
 def _anchors(session) -> list[str]:

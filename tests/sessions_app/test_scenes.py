@@ -58,23 +58,6 @@ def npc(session, gm):
     return CharacterFactory(table=session.table, owner=gm, kind="npc", name="Librarian")
 
 
-@pytest.fixture
-def opening(session, gm, pc, pc2):
-    return main_play_start(session, gm)
-
-
-@pytest.fixture
-def scene(opening, gm, pc):
-    return scene_start(
-        session=opening,
-        by=gm,
-        scene_player=pc,
-        title="The bell tower",
-        place="The inn",
-        purpose="To meet the contact",
-    )
-
-
 def _profile(session, **fields):
     """Give the session its own rules profile with these designer options."""
     profile = RulesProfileFactory(table=session.table, **fields)
