@@ -317,86 +317,117 @@ def group_events(events, *, show: str = "all", character: str = "") -> list[LogP
     "between scenes" section. A continuous scene (play without scenes) runs on across
     phase changes: each phase gets its own part of it.
     """
-    filtering = show != "all" or bool(character)
-    phases: list[LogPhase] = []
-    phase: LogPhase | None = None
-    section: LogSection | None = None
-    running: LogSection | None = None
-
-    def start_phase(value: str) -> LogPhase:
-        started = LogPhase(phase=value)
-        phases.append(started)
-        return started
-
-    ended: LogSection | None = None
-    # A phase change opens the phase's first section, whichever kind that turns out to be.
-    opening: TimelineEvent | None = None
-
-    def keep(event) -> bool:
-        if not filtering:
-            return True
-        return log_place(event.kind) != LogPlace.BOUNDARY and event_matches(
-            event, show=show, character=character
-        )
-
+    grouping = _Grouping(show=show, character=character)
     for event in events:
-        payload = event.payload
-        if (
-            ended is not None
-            and log_place(event.kind) == LogPlace.AFTER_SCENE
-            and payload.get("number", payload.get("scene_number")) == ended.number
-        ):
+        grouping.add(event)
+    return grouping.phases_done()
+
+
+class _Grouping:
+    """Where the walk of group_events stands: the phases so far, the section that takes the
+    next event, and the scene that is running or has just ended."""
+
+    def __init__(self, *, show: str, character: str) -> None:
+        self.show = show
+        self.character = character
+        self.filtering = show != "all" or bool(character)
+        self.phases: list[LogPhase] = []
+        self.phase: LogPhase | None = None
+        self.section: LogSection | None = None
+        # A continuous scene runs on into the next phase.
+        self.running: LogSection | None = None
+        # What is written right after a scene ends may still belong to it.
+        self.ended: LogSection | None = None
+        # A phase change opens the phase's first section, whichever kind that turns out to be.
+        self.opening: TimelineEvent | None = None
+
+    def add(self, event) -> None:
+        if self._belongs_to_ended(event):
             # The GM's backstage note and the after-scene rule belong to the scene just
             # ended, though they are written right after it.
-            if keep(event):
-                ended.events.append(event)
-            continue
-        ended = None
+            if self._keep(event):
+                self.ended.events.append(event)
+            return
+        self.ended = None
         if event.kind == "phase_changed":
-            if opening is not None:
-                # The phase before ended with nothing in it but its opening line.
-                phase.sections.append(LogSection(phase=phase.phase, events=[opening]))
-                opening = None
-            phase = start_phase(str(payload.get("to") or ""))
-            section = None
-            if running is not None and running.continuous:
-                section = LogSection(**{**running.__dict__, "events": [], "continued": True})
-                section.phase = phase.phase
-                phase.sections.append(section)
-                running = section
-            elif keep(event):
-                opening = event
-                continue
+            self._phase_change(str(event.payload.get("to") or ""))
+            if self.section is None and self._keep(event):
+                # Held until the phase's first section is known.
+                self.opening = event
+                return
         elif event.kind == "scene_started":
-            if phase is None:
-                phase = start_phase(str(payload.get("phase") or Phase.PRE_PLAY))
-            section = _scene_section(phase.phase, payload)
-            phase.sections.append(section)
-            running = section
-        if phase is None:
-            phase = start_phase(Phase.PRE_PLAY)
-        if section is None:
-            section = LogSection(phase=phase.phase)
-            phase.sections.append(section)
-        if opening is not None:
-            section.events.append(opening)
-            opening = None
-        if keep(event):
-            section.events.append(event)
-        if event.kind == "scene_ended":
-            ended = section
-            section = None
-            running = None
-    if opening is not None:
-        phase.sections.append(LogSection(phase=phase.phase, events=[opening]))
+            self._scene_start(event.payload)
+        self._file(event)
 
-    if filtering:
-        for each in phases:
-            each.sections = [part for part in each.sections if part.events]
-        phases = [each for each in phases if each.sections]
-    if phases:
-        phases[-1].sections[-1].open = True
-    return phases
+    def phases_done(self) -> list[LogPhase]:
+        self._opening_alone()
+        phases = self.phases
+        if self.filtering:
+            # A filter can empty sections, and with them whole phases: those are not shown.
+            for each in phases:
+                each.sections = [part for part in each.sections if part.events]
+            phases = [each for each in phases if each.sections]
+        if phases:
+            phases[-1].sections[-1].open = True
+        return phases
+
+    def _keep(self, event) -> bool:
+        if not self.filtering:
+            return True
+        return log_place(event.kind) != LogPlace.BOUNDARY and event_matches(
+            event, show=self.show, character=self.character
+        )
+
+    def _belongs_to_ended(self, event) -> bool:
+        payload = event.payload
+        return (
+            self.ended is not None
+            and log_place(event.kind) == LogPlace.AFTER_SCENE
+            and payload.get("number", payload.get("scene_number")) == self.ended.number
+        )
+
+    def _phase_start(self, value: str) -> None:
+        self.phase = LogPhase(phase=value)
+        self.phases.append(self.phase)
+
+    def _phase_change(self, value: str) -> None:
+        self._opening_alone()
+        self._phase_start(value)
+        self.section = None
+        if self.running is not None and self.running.continuous:
+            section = LogSection(**{**self.running.__dict__, "events": [], "continued": True})
+            section.phase = self.phase.phase
+            self.phase.sections.append(section)
+            self.section = self.running = section
+
+    def _opening_alone(self) -> None:
+        if self.opening is not None:
+            # The phase ended with nothing in it but its opening line.
+            self.phase.sections.append(LogSection(phase=self.phase.phase, events=[self.opening]))
+            self.opening = None
+
+    def _scene_start(self, payload: dict) -> None:
+        if self.phase is None:
+            self._phase_start(str(payload.get("phase") or Phase.PRE_PLAY))
+        self.section = self.running = _scene_section(self.phase.phase, payload)
+        self.phase.sections.append(self.section)
+
+    def _file(self, event) -> None:
+        """Put the event in the section it falls in, opening one (and a phase) if none is."""
+        if self.phase is None:
+            self._phase_start(Phase.PRE_PLAY)
+        if self.section is None:
+            self.section = LogSection(phase=self.phase.phase)
+            self.phase.sections.append(self.section)
+        if self.opening is not None:
+            self.section.events.append(self.opening)
+            self.opening = None
+        if self._keep(event):
+            self.section.events.append(event)
+        if event.kind == "scene_ended":
+            self.ended = self.section
+            self.section = None
+            self.running = None
 
 
 def review_characters(viewer: LogViewer) -> list[dict]:

@@ -231,13 +231,36 @@ def _counter_targets(view: dict[str, Any], info: Any, me: int, rng: random.Rando
 def _play_options(view: dict[str, Any], rng: random.Random, cap: int) -> list[list[dict]]:
     """Return a handful of card plays to try: combinations within the level limit."""
     me = view["viewer"]
-    limits = view["limits"]
-    hand = sorted(set(view["players"][me]["hand"]))
     own = sum(1 for a in view["actors"] if a["owner"] == me)
+    free = _free_bases(view, me)
+    scored = []
+    for combo in _hand_combos(view["players"][me]["hand"]):
+        if _within_limits(combo, view["limits"], own, len(free)):
+            # The random fraction orders combinations of the same worth differently each time.
+            scored.append((_combo_worth(combo) + rng.random(), combo))
+    scored.sort(reverse=True)
+    result: list[list[dict]] = []
+    # One place is kept for playing nothing, which is always an option.
+    for _worth, combo in scored[: cap - 1]:
+        plays = _place_combo(view, combo, free, rng)
+        if plays is not None:
+            result.append(plays)
+    result.append([])
+    return result
+
+
+def _free_bases(view: dict[str, Any], me: int) -> list[str]:
+    """The viewer's base squares no actor stands on, the best first."""
     free = [sq for sq in engine.BASES[me] if all(a["square"] != sq for a in view["actors"])]
     # Middle columns first: they reach more of the board.
     free.sort(key=lambda sq: abs(engine.XY[sq][0] - 1.5))
-    counts = Counter(view["players"][me]["hand"])
+    return free
+
+
+def _hand_combos(cards: list[str]) -> list[tuple[str, ...]]:
+    """Every set of up to three cards the hand holds, as sorted tuples; the empty one first."""
+    hand = sorted(set(cards))
+    counts = Counter(cards)
     combos: list[tuple[str, ...]] = [()]
     for first in hand:
         combos.append((first,))
@@ -251,40 +274,48 @@ def _play_options(view: dict[str, Any], rng: random.Random, cap: int) -> list[li
                 trio = (first, second, third)
                 if all(Counter(trio)[c] <= counts[c] for c in trio):
                     combos.append(trio)
-    result: list[list[dict]] = []
-    scored = []
-    for combo in combos:
-        level = sum(INFO[c].level for c in combo)
-        actors = [c for c in combo if INFO[c].kind == "actor"]
-        normals = [c for c in combo if INFO[c].ex_kind == "normal"]
-        if level > limits["level"] or own + len(actors) > limits["actors"]:
-            continue
-        if len(actors) + len(normals) > len(free):
-            continue
-        worth = sum(INFO[c].power + 2 * INFO[c].level for c in actors) + 3 * (
-            len(combo) - len(actors)
-        )
-        scored.append((worth + rng.random(), combo))
-    scored.sort(reverse=True)
-    for _worth, combo in scored[: cap - 1]:
-        squares = list(free)
-        plays = []
-        ok = True
-        for cid in combo:
-            info = INFO[cid]
-            if info.ex_kind == "counter":
-                taken = {p["square"] for p in plays}
-                targets = [sq for sq in _counter_targets(view, info, me, rng) if sq not in taken]
-                if not targets:
-                    ok = False
-                    break
-                plays.append({"card": cid, "square": targets[0]})
-            else:
-                plays.append({"card": cid, "square": squares.pop(0)})
-        if ok:
-            result.append(plays)
-    result.append([])
-    return result
+    return combos
+
+
+def _within_limits(combo: tuple[str, ...], limits: dict[str, Any], own: int, free: int) -> bool:
+    """Whether a combination fits the level and actor limits (``own`` actors on the board
+    already) and the ``free`` base squares."""
+    level = sum(INFO[c].level for c in combo)
+    actors = [c for c in combo if INFO[c].kind == "actor"]
+    normals = [c for c in combo if INFO[c].ex_kind == "normal"]
+    if level > limits["level"] or own + len(actors) > limits["actors"]:
+        return False
+    # Actors and EX normal cards are played on base squares; EX counters go elsewhere.
+    return len(actors) + len(normals) <= free
+
+
+def _combo_worth(combo: tuple[str, ...]) -> int:
+    """A rough worth of playing a combination: strong, high-level actors count most."""
+    actors = [c for c in combo if INFO[c].kind == "actor"]
+    return sum(INFO[c].power + 2 * INFO[c].level for c in actors) + 3 * (len(combo) - len(actors))
+
+
+def _place_combo(
+    view: dict[str, Any], combo: tuple[str, ...], free: list[str], rng: random.Random
+) -> list[dict] | None:
+    """Where a combination's cards go: free base squares in turn, counters where enemies are.
+
+    None when a counter has no square left to go on.
+    """
+    me = view["viewer"]
+    squares = list(free)
+    plays: list[dict] = []
+    for cid in combo:
+        info = INFO[cid]
+        if info.ex_kind == "counter":
+            taken = {p["square"] for p in plays}
+            targets = [sq for sq in _counter_targets(view, info, me, rng) if sq not in taken]
+            if not targets:
+                return None
+            plays.append({"card": cid, "square": targets[0]})
+        else:
+            plays.append({"card": cid, "square": squares.pop(0)})
+    return plays
 
 
 class PlannerBot:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -55,76 +55,97 @@ def card_problems(card: Any) -> list[str]:
     if not isinstance(card, dict):
         return ["a card must be an object"]
     label = card.get("id") if isinstance(card.get("id"), str) else "?"
-    problems: list[str] = []
+    return [f"{label}: {problem}" for problem in _entry_problems(card)]
 
-    def bad(message: str) -> None:
-        problems.append(f"{label}: {message}")
 
+def _entry_problems(card: dict[str, Any]) -> Iterator[str]:
+    """Yield one card's problems, unlabelled, in the order ``card_problems`` reports them.
+
+    Without a known kind the rest of the entry cannot be judged (which fields an actor or
+    an EX card must have), so only the identity problems are reported then.
+    """
     if not isinstance(card.get("id"), str) or not _ID.match(card["id"]):
-        bad("id must be lower_snake_case")
+        yield "id must be lower_snake_case"
     if not _bilingual(card.get("name")):
-        bad("name needs non-empty 'en' and 'ja'")
+        yield "name needs non-empty 'en' and 'ja'"
     kind = card.get("kind")
     if kind not in CARD_KINDS:
-        bad(f"kind must be one of {', '.join(CARD_KINDS)}")
-        return problems
+        yield f"kind must be one of {', '.join(CARD_KINDS)}"
+        return
     if card.get("attribute") not in effects.ATTRIBUTES:
-        bad(f"attribute must be one of {', '.join(effects.ATTRIBUTES)}")
+        yield f"attribute must be one of {', '.join(effects.ATTRIBUTES)}"
     if not _int(card.get("level"), 1, 3):
-        bad("level must be 1, 2 or 3")
+        yield "level must be 1, 2 or 3"
     if card.get("rarity") not in RARITIES:
-        bad(f"rarity must be one of {', '.join(RARITIES)}")
+        yield f"rarity must be one of {', '.join(RARITIES)}"
     texts = card.get("texts")
     if not isinstance(texts, list):
-        bad("texts must be a list")
+        yield "texts must be a list"
         texts = []
-    for index, text in enumerate(texts):
-        if not isinstance(text, dict):
-            bad(f"text {index} must be an object")
-            continue
-        for problem in effects.text_problems(text):
-            bad(f"text {index}: {problem}")
-        if not _bilingual(text.get("text")):
-            bad(f"text {index} needs non-empty 'en' and 'ja' wording")
+    yield from _texts_problems(texts)
     kinds = [t.get("kind") for t in texts if isinstance(t, dict)]
     if kind == "actor":
-        if card.get("ex_kind") is not None:
-            bad("an actor has no ex_kind")
-        if not _bilingual(card.get("type")):
-            bad("an actor needs a type with 'en' and 'ja'")
-        if not _int(card.get("power"), 0, 20):
-            bad("power must be a whole number from 0 to 20")
-        rng = card.get("range")
-        if not isinstance(rng, dict) or set(rng) != set(DIRECTIONS):
-            bad("range must give all 8 directions: " + ", ".join(DIRECTIONS))
-        elif not all(_int(v, 0, MAX_RANGE) for v in rng.values()):
-            bad(f"range distances must be whole numbers from 0 to {MAX_RANGE}")
-        awakening = card.get("awakening")
-        if not isinstance(awakening, dict) or set(awakening) != {"power", "range", "text"}:
-            bad("awakening needs power, range and text")
-        else:
-            if not _int(awakening["power"], 0, 10):
-                bad("awakening power must be a whole number from 0 to 10")
-            extra = awakening["range"]
-            if not isinstance(extra, dict) or not set(extra) <= set(DIRECTIONS):
-                bad("awakening range may only name the 8 directions")
-            elif not all(_int(v, 0, MAX_RANGE) for v in extra.values()):
-                bad("awakening range bonuses must be whole numbers from 0 to 5")
-            if not _bilingual(awakening["text"]):
-                bad("awakening text needs 'en' and 'ja'")
-        for k in kinds:
-            if k not in ACTOR_TEXT_KINDS:
-                bad(f"an actor cannot have a {k} text")
+        yield from _actor_problems(card, kinds)
     else:
-        ex_kind = card.get("ex_kind")
-        if ex_kind not in EX_KINDS:
-            bad(f"an EX card's ex_kind must be one of {', '.join(EX_KINDS)}")
-        for key in ("power", "range", "awakening", "type"):
-            if card.get(key) is not None:
-                bad(f"an EX card has no {key}")
-        if kinds != [ex_kind]:
-            bad(f"an EX card has exactly one text, of kind {ex_kind!r}")
-    return problems
+        yield from _ex_problems(card, kinds)
+
+
+def _texts_problems(texts: list) -> Iterator[str]:
+    for index, text in enumerate(texts):
+        if not isinstance(text, dict):
+            yield f"text {index} must be an object"
+            continue
+        for problem in effects.text_problems(text):
+            yield f"text {index}: {problem}"
+        if not _bilingual(text.get("text")):
+            yield f"text {index} needs non-empty 'en' and 'ja' wording"
+
+
+def _actor_problems(card: dict[str, Any], kinds: list[Any]) -> Iterator[str]:
+    """What an actor needs beyond any card: a type, power, range and an awakening."""
+    if card.get("ex_kind") is not None:
+        yield "an actor has no ex_kind"
+    if not _bilingual(card.get("type")):
+        yield "an actor needs a type with 'en' and 'ja'"
+    if not _int(card.get("power"), 0, 20):
+        yield "power must be a whole number from 0 to 20"
+    rng = card.get("range")
+    if not isinstance(rng, dict) or set(rng) != set(DIRECTIONS):
+        yield "range must give all 8 directions: " + ", ".join(DIRECTIONS)
+    elif not all(_int(v, 0, MAX_RANGE) for v in rng.values()):
+        yield f"range distances must be whole numbers from 0 to {MAX_RANGE}"
+    yield from _awakening_problems(card.get("awakening"))
+    for k in kinds:
+        if k not in ACTOR_TEXT_KINDS:
+            yield f"an actor cannot have a {k} text"
+
+
+def _awakening_problems(awakening: Any) -> Iterator[str]:
+    """Unlike ``range``, an awakening's range lists only the directions it adds to."""
+    if not isinstance(awakening, dict) or set(awakening) != {"power", "range", "text"}:
+        yield "awakening needs power, range and text"
+        return
+    if not _int(awakening["power"], 0, 10):
+        yield "awakening power must be a whole number from 0 to 10"
+    extra = awakening["range"]
+    if not isinstance(extra, dict) or not set(extra) <= set(DIRECTIONS):
+        yield "awakening range may only name the 8 directions"
+    elif not all(_int(v, 0, MAX_RANGE) for v in extra.values()):
+        yield "awakening range bonuses must be whole numbers from 0 to 5"
+    if not _bilingual(awakening["text"]):
+        yield "awakening text needs 'en' and 'ja'"
+
+
+def _ex_problems(card: dict[str, Any], kinds: list[Any]) -> Iterator[str]:
+    """An EX card is its one text: none of an actor's fields, and a text of its own kind."""
+    ex_kind = card.get("ex_kind")
+    if ex_kind not in EX_KINDS:
+        yield f"an EX card's ex_kind must be one of {', '.join(EX_KINDS)}"
+    for key in ("power", "range", "awakening", "type"):
+        if card.get(key) is not None:
+            yield f"an EX card has no {key}"
+    if kinds != [ex_kind]:
+        yield f"an EX card has exactly one text, of kind {ex_kind!r}"
 
 
 def data_problems(data: Any) -> list[str]:

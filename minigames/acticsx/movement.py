@@ -90,6 +90,28 @@ def run_moves(table: Table, entries: list[tuple[dict, dict]]) -> None:
 
 
 def _move_step(table: Table, movers: list[Mover]) -> None:
+    """Advance every active mover one square, both sides at once.
+
+    The phases run in this order because each decides what the next one sees: movers whose
+    move is over come to rest first, then those blocked by their own side stop short, then
+    the rest lift off their squares so that two movers meeting (head-on or on the same
+    square) are settled together before anyone steps in turn.
+    """
+    _aim(table, movers)
+    going = [m for m in movers if m.active]
+    _stop_short_of_own_side(table, going)
+    going = [m for m in going if m.active]
+    _lift(table, going)
+    if _meet(table, going):
+        return
+    # Walkers before jumpers: a jumper only passes over what is already there.
+    going.sort(key=lambda mv: mv.hopping())
+    for m in going:
+        _advance(table, m)
+
+
+def _aim(table: Table, movers: list[Mover]) -> None:
+    """Point each mover at its next square, or end its move if it has none to go to."""
     for m in movers:
         if not m.active:
             continue
@@ -101,7 +123,10 @@ def _move_step(table: Table, movers: list[Mover]) -> None:
             _land(table, m)
             continue
         m.nxt = nxt
-    going = [m for m in movers if m.active]
+
+
+def _stop_short_of_own_side(table: Table, going: list[Mover]) -> None:
+    """End the moves of those about to walk into an actor of their own side."""
     # Moving into an own actor stops one square short (digest decision); Jump passes over.
     for m in going:
         occupant = table.grid.get(m.nxt)
@@ -122,45 +147,63 @@ def _move_step(table: Table, movers: list[Mover]) -> None:
                 square=NAME[m.pos],
             )
             _land(table, m)
-    going = [m for m in going if m.active]
+
+
+def _lift(table: Table, going: list[Mover]) -> None:
+    """Take the movers off their squares: a square being left this step blocks no one."""
     for m in going:
         if not m.air and table.grid.get(m.pos) is m.a:
             del table.grid[m.pos]
-    if len(going) == 2:
-        m, n = going
-        if not (m.hopping() or n.hopping()):
-            if m.nxt == n.pos and n.nxt == m.pos and not m.air and not n.air:
-                _swap_battle(table, m, n)
-                return
-            if m.nxt == n.nxt and m.nxt not in table.grid:
-                _collide(table, m, n)
-                return
-    # Walkers before jumpers: a jumper only passes over what is already there.
-    going.sort(key=lambda mv: mv.hopping())
-    for m in going:
-        if not m.active or not table.alive(m.a):
-            m.active = False
-            continue
-        occupant = table.grid.get(m.nxt)
-        m.left -= 1
-        if occupant is None:
-            _enter(table, m)
-        elif m.jump and m.left > 0:
-            m.pos, m.air = m.nxt, True
-            table.xys[m.a["uid"]] = m.pos
-            table.say(
-                "jump",
-                message(
-                    "%(actor)s jumps over %(square)s.", actor=table.who(m.a), square=NAME[m.pos]
-                ),
-                uid=m.a["uid"],
-                square=NAME[m.pos],
-            )
-        elif occupant["owner"] == m.owner:
-            _put_back(table, m)
-            _land(table, m)
-        else:
-            _attack(table, m, occupant, m.nxt)
+
+
+def _meet(table: Table, going: list[Mover]) -> bool:
+    """Settle two walkers that meet this step; return whether they did (the step is over).
+
+    They meet by swapping squares head-on or by entering the same empty square; a mover
+    jumping over its next square meets no one there.
+    """
+    if len(going) != 2:
+        return False
+    m, n = going
+    if m.hopping() or n.hopping():
+        return False
+    if m.nxt == n.pos and n.nxt == m.pos and not m.air and not n.air:
+        _swap_battle(table, m, n)
+        return True
+    if m.nxt == n.nxt and m.nxt not in table.grid:
+        _collide(table, m, n)
+        return True
+    return False
+
+
+def _advance(table: Table, m: Mover) -> None:
+    """One mover's step onto its next square: enter it, jump over it, stop, or attack."""
+    if not m.active or not table.alive(m.a):
+        m.active = False
+        return
+    occupant = table.grid.get(m.nxt)
+    m.left -= 1
+    if occupant is None:
+        _enter(table, m)
+    elif m.jump and m.left > 0:
+        _jump_over(table, m)
+    elif occupant["owner"] == m.owner:
+        _put_back(table, m)
+        _land(table, m)
+    else:
+        _attack(table, m, occupant, m.nxt)
+
+
+def _jump_over(table: Table, m: Mover) -> None:
+    """Pass over the occupied next square in the air; the mover lands later (``_land``)."""
+    m.pos, m.air = m.nxt, True
+    table.xys[m.a["uid"]] = m.pos
+    table.say(
+        "jump",
+        message("%(actor)s jumps over %(square)s.", actor=table.who(m.a), square=NAME[m.pos]),
+        uid=m.a["uid"],
+        square=NAME[m.pos],
+    )
 
 
 def _step_to(table: Table, m: Mover, xy: tuple[int, int]) -> None:

@@ -75,9 +75,26 @@ _WHERE_WORDS = {
 
 
 def validate_plan(state: dict[str, Any], player: int, plan: Any) -> dict[str, Any]:
-    """Check a whole plan for ``player``; return it normalised or raise IllegalAction."""
+    """Check a whole plan for ``player``; return it normalised or raise IllegalAction.
+
+    The plays are checked one by one in the order given, then the limits they share, then
+    the actors' orders one by one: that order decides which reason a plan with several
+    faults is refused for, so it is part of the rules' behaviour.
+    """
     opts = state["options"]
     label = LABELS[player]
+    plays, entries = _plan_lists(plan)
+    seat = state["players"][player]
+    board = {a["square"]: a for a in state["actors"]}
+    mine = [a for a in state["actors"] if a["owner"] == player]
+    out_plays, played, deployed = _checked_plays(state, player, label, seat["hand"], board, plays)
+    _check_play_limits(opts, played, deployed, len(mine))
+    out_entries = _checked_orders(board, player, entries)
+    return {"play": out_plays, "actors": out_entries}
+
+
+def _plan_lists(plan: Any) -> tuple[list, list]:
+    """Return a plan's card plays and actor orders; either may be left out, meaning none."""
     if not isinstance(plan, dict):
         raise IllegalAction("A plan must be an object with 'play' and 'actors' lists.")
     extra = set(plan) - {"play", "actors"}
@@ -89,13 +106,25 @@ def validate_plan(state: dict[str, Any], player: int, plan: Any) -> dict[str, An
     entries = plan.get("actors", [])
     if not isinstance(plays, list) or not isinstance(entries, list):
         raise IllegalAction("A plan's 'play' and 'actors' must be lists.")
-    seat = state["players"][player]
-    board = {a["square"]: a for a in state["actors"]}
-    mine = [a for a in state["actors"] if a["owner"] == player]
-    hand = Counter(seat["hand"])
+    return plays, entries
+
+
+def _checked_plays(
+    state: dict[str, Any],
+    player: int,
+    label: str,
+    hand_cards: list[str],
+    board: dict[str, dict[str, Any]],
+    plays: list,
+) -> tuple[list[dict[str, str]], list[CardInfo], list[CardInfo]]:
+    """Check each card play on its own; return them normalised, the cards and the actors.
+
+    What the plays must respect together (the level limit, the actor limit) is left to
+    ``_check_play_limits``, which needs all of them.
+    """
+    hand = Counter(hand_cards)
     used: Counter[str] = Counter()
     squares: set[str] = set()
-    level = 0
     deployed: list[CardInfo] = []
     played: list[CardInfo] = []
     out_plays = []
@@ -107,60 +136,90 @@ def validate_plan(state: dict[str, Any], player: int, plan: Any) -> dict[str, An
             raise IllegalAction("There is no card %(card)s.", card=repr(cid))
         info = INFO[cid]
         used[cid] += 1
-        if used[cid] > hand[cid]:
-            if hand[cid]:
-                raise IllegalAction(
-                    "You have only %(count)d %(card)s in hand.",
-                    count=hand[cid],
-                    card=card_term(cid),
-                )
-            raise IllegalAction("%(card)s is not in your hand.", card=card_term(cid))
-        if not isinstance(square, str) or square not in XY:
-            raise IllegalAction(
-                "%(square)s is not a square; squares are A1–A12 and B1–B12.", square=repr(square)
-            )
-        if square in squares:
-            raise IllegalAction(
-                "Two cards are planned for %(square)s; a square holds one card.", square=square
-            )
+        _check_in_hand(cid, used[cid], hand[cid])
+        _check_square_unplanned(square, squares)
         squares.add(square)
         if info.kind == "actor" or info.ex_kind == "normal":
-            # The seed once writes A9–A11 for deployment, but its own definition of the base
-            # (拠点) and its step ③ (9 → 12) cover four squares, so any of 9–12 is allowed.
-            if square not in BASES[player] and info.kind == "actor":
-                raise IllegalAction(
-                    "Actors are deployed on your own base squares (%(side)s9–%(side)s12); "
-                    "not %(square)s.",
-                    side=label,
-                    square=square,
-                )
-            if square not in BASES[player]:
-                raise IllegalAction(
-                    "EX normal cards go on your own base squares (%(side)s9–%(side)s12); "
-                    "not %(square)s.",
-                    side=label,
-                    square=square,
-                )
-            if square in board:
-                raise IllegalAction(
-                    "%(square)s already holds an actor; %(card)s needs an empty square.",
-                    square=square,
-                    card=card_term(cid),
-                )
+            _check_base_square(info, square, player, label, board)
             if info.kind == "actor":
                 deployed.append(info)
         else:
-            where = info.counter[1]["where"]
-            if square not in counter_squares(where, player, state["actors"]):
-                raise IllegalAction(
-                    "%(card)s must be played on %(where)s; %(square)s is not one.",
-                    card=card_term(cid),
-                    where=_WHERE_WORDS[where],
-                    square=square,
-                )
-        level += info.level
+            _check_counter_square(info, square, player, state["actors"])
         played.append(info)
         out_plays.append({"card": cid, "square": square})
+    return out_plays, played, deployed
+
+
+def _check_in_hand(cid: str, wanted: int, held: int) -> None:
+    """``wanted`` counts this play and the plays of the same card before it."""
+    if wanted > held:
+        if held:
+            raise IllegalAction(
+                "You have only %(count)d %(card)s in hand.",
+                count=held,
+                card=card_term(cid),
+            )
+        raise IllegalAction("%(card)s is not in your hand.", card=card_term(cid))
+
+
+def _check_square_unplanned(square: Any, squares: set[str]) -> None:
+    """``square`` must name a square, and not one an earlier play of the plan went to."""
+    if not isinstance(square, str) or square not in XY:
+        raise IllegalAction(
+            "%(square)s is not a square; squares are A1–A12 and B1–B12.", square=repr(square)
+        )
+    if square in squares:
+        raise IllegalAction(
+            "Two cards are planned for %(square)s; a square holds one card.", square=square
+        )
+
+
+def _check_base_square(
+    info: CardInfo, square: str, player: int, label: str, board: dict[str, dict[str, Any]]
+) -> None:
+    """Actors and EX normal cards go on an empty square of the player's own base."""
+    # The seed once writes A9–A11 for deployment, but its own definition of the base
+    # (拠点) and its step ③ (9 → 12) cover four squares, so any of 9–12 is allowed.
+    if square not in BASES[player] and info.kind == "actor":
+        raise IllegalAction(
+            "Actors are deployed on your own base squares (%(side)s9–%(side)s12); not %(square)s.",
+            side=label,
+            square=square,
+        )
+    if square not in BASES[player]:
+        raise IllegalAction(
+            "EX normal cards go on your own base squares (%(side)s9–%(side)s12); not %(square)s.",
+            side=label,
+            square=square,
+        )
+    if square in board:
+        raise IllegalAction(
+            "%(square)s already holds an actor; %(card)s needs an empty square.",
+            square=square,
+            card=card_term(info.id),
+        )
+
+
+def _check_counter_square(
+    info: CardInfo, square: str, player: int, actors: Iterable[dict[str, Any]]
+) -> None:
+    """A counter goes where its own placement rule allows (see ``counter_squares``)."""
+    where = info.counter[1]["where"]
+    if square not in counter_squares(where, player, actors):
+        raise IllegalAction(
+            "%(card)s must be played on %(where)s; %(square)s is not one.",
+            card=card_term(info.id),
+            where=_WHERE_WORDS[where],
+            square=square,
+        )
+
+
+def _check_play_limits(
+    opts: dict[str, Any], played: list[CardInfo], deployed: list[CardInfo], on_board: int
+) -> None:
+    """The limits the plays share: their total level, and the actors on the board after."""
+    level = sum(info.level for info in played)
+    # When every card is an actor, the refusal speaks of deploying rather than playing.
     if level > opts["level_limit"] and len(deployed) == len(played):
         raise IllegalAction(
             "Deploying %(cards)s costs level %(level)d; the limit is %(limit)d.",
@@ -175,14 +234,18 @@ def validate_plan(state: dict[str, Any], player: int, plan: Any) -> dict[str, An
             level=level,
             limit=opts["level_limit"],
         )
-    if deployed and len(mine) + len(deployed) > opts["max_actors"]:
+    if deployed and on_board + len(deployed) > opts["max_actors"]:
         raise IllegalAction(
             "Deploying %(cards)s would put %(count)d of your actors on the board; "
             "the limit is %(limit)d.",
             cards=[card_term(info.id) for info in deployed],
-            count=len(mine) + len(deployed),
+            count=on_board + len(deployed),
             limit=opts["max_actors"],
         )
+
+
+def _checked_orders(board: dict[str, dict[str, Any]], player: int, entries: list) -> list[dict]:
+    """Check each actor's order (at most one per actor); return them normalised."""
     out_entries = []
     planned: set[str] = set()
     for entry in entries:
@@ -195,68 +258,84 @@ def validate_plan(state: dict[str, Any], player: int, plan: Any) -> dict[str, An
         if square in planned:
             raise IllegalAction("The actor on %(square)s is planned twice.", square=square)
         planned.add(square)
-        info = INFO[actor["card"]]
-        do = entry.get("do")
-        if do == "wait":
-            if set(entry) != {"square", "do"}:
-                raise IllegalAction("A wait takes only 'square' and 'do'.")
-            out_entries.append({"square": square, "do": "wait"})
-        elif do == "move":
-            if set(entry) != {"square", "do", "direction", "distance"}:
-                raise IllegalAction("A move needs 'square', 'do', 'direction' and 'distance'.")
-            direction, distance = entry["direction"], entry["distance"]
-            if direction not in DIRECTIONS:
-                raise IllegalAction(
-                    "Unknown direction %(direction)s; use one of %(directions)s.",
-                    direction=repr(direction),
-                    directions=", ".join(DIRECTIONS),
-                )
-            if isinstance(distance, bool) or not isinstance(distance, int) or distance < 1:
-                raise IllegalAction("A move's distance must be a whole number of at least 1.")
-            reach = actor_range(actor["card"], actor["awake"])[direction]
-            if distance > reach:
-                raise IllegalAction(
-                    "%(card)s on %(square)s can move at most %(reach)d %(word)s (%(direction)s), "
-                    "not %(distance)d.",
-                    card=card_term(actor["card"]),
-                    square=square,
-                    reach=reach,
-                    word=DIRECTION_WORDS[direction],
-                    direction=direction,
-                    distance=distance,
-                )
-            if not _path_ok(XY[square], player, direction, distance):
-                raise IllegalAction(
-                    "%(card)s on %(square)s moving %(distance)d %(word)s (%(direction)s) would "
-                    "leave the board.",
-                    card=card_term(actor["card"]),
-                    square=square,
-                    distance=distance,
-                    word=DIRECTION_WORDS[direction],
-                    direction=direction,
-                )
-            out_entries.append(
-                {"square": square, "do": "move", "direction": direction, "distance": distance}
-            )
-        elif do == "action":
-            if not info.actions:
-                raise IllegalAction("%(card)s has no action text.", card=card_term(actor["card"]))
-            extra_keys = set(entry) - {"square", "do", "text"}
-            if extra_keys:
-                raise IllegalAction("An action takes only 'square', 'do' and 'text'.")
-            index = entry.get("text", next(iter(info.actions)))
-            if isinstance(index, bool) or index not in info.actions:
-                raise IllegalAction(
-                    "Text %(index)s of %(card)s is not an action.",
-                    index=repr(index),
-                    card=card_term(actor["card"]),
-                )
-            out_entries.append({"square": square, "do": "action", "text": index})
-        else:
-            raise IllegalAction(
-                "Plan 'move', 'action' or 'wait' for the actor on %(square)s.", square=square
-            )
-    return {"play": out_plays, "actors": out_entries}
+        out_entries.append(_checked_order(entry, square, actor, player))
+    return out_entries
+
+
+def _checked_order(
+    entry: dict[str, Any], square: str, actor: dict[str, Any], player: int
+) -> dict[str, Any]:
+    """Check one order by what it tells the actor to do; return it normalised."""
+    do = entry.get("do")
+    if do == "wait":
+        if set(entry) != {"square", "do"}:
+            raise IllegalAction("A wait takes only 'square' and 'do'.")
+        return {"square": square, "do": "wait"}
+    if do == "move":
+        return _checked_move(entry, square, actor, player)
+    if do == "action":
+        return _checked_action(entry, square, actor)
+    raise IllegalAction(
+        "Plan 'move', 'action' or 'wait' for the actor on %(square)s.", square=square
+    )
+
+
+def _checked_move(
+    entry: dict[str, Any], square: str, actor: dict[str, Any], player: int
+) -> dict[str, Any]:
+    """A move must be within the actor's range that way, and end on the board."""
+    if set(entry) != {"square", "do", "direction", "distance"}:
+        raise IllegalAction("A move needs 'square', 'do', 'direction' and 'distance'.")
+    direction, distance = entry["direction"], entry["distance"]
+    if direction not in DIRECTIONS:
+        raise IllegalAction(
+            "Unknown direction %(direction)s; use one of %(directions)s.",
+            direction=repr(direction),
+            directions=", ".join(DIRECTIONS),
+        )
+    if isinstance(distance, bool) or not isinstance(distance, int) or distance < 1:
+        raise IllegalAction("A move's distance must be a whole number of at least 1.")
+    reach = actor_range(actor["card"], actor["awake"])[direction]
+    if distance > reach:
+        raise IllegalAction(
+            "%(card)s on %(square)s can move at most %(reach)d %(word)s (%(direction)s), "
+            "not %(distance)d.",
+            card=card_term(actor["card"]),
+            square=square,
+            reach=reach,
+            word=DIRECTION_WORDS[direction],
+            direction=direction,
+            distance=distance,
+        )
+    if not _path_ok(XY[square], player, direction, distance):
+        raise IllegalAction(
+            "%(card)s on %(square)s moving %(distance)d %(word)s (%(direction)s) would "
+            "leave the board.",
+            card=card_term(actor["card"]),
+            square=square,
+            distance=distance,
+            word=DIRECTION_WORDS[direction],
+            direction=direction,
+        )
+    return {"square": square, "do": "move", "direction": direction, "distance": distance}
+
+
+def _checked_action(entry: dict[str, Any], square: str, actor: dict[str, Any]) -> dict[str, Any]:
+    """An action names one of the card's action texts; without ``text``, its first one."""
+    info = INFO[actor["card"]]
+    if not info.actions:
+        raise IllegalAction("%(card)s has no action text.", card=card_term(actor["card"]))
+    extra_keys = set(entry) - {"square", "do", "text"}
+    if extra_keys:
+        raise IllegalAction("An action takes only 'square', 'do' and 'text'.")
+    index = entry.get("text", next(iter(info.actions)))
+    if isinstance(index, bool) or index not in info.actions:
+        raise IllegalAction(
+            "Text %(index)s of %(card)s is not an action.",
+            index=repr(index),
+            card=card_term(actor["card"]),
+        )
+    return {"square": square, "do": "action", "text": index}
 
 
 def legal_actions(state: dict[str, Any], player: int) -> list[dict[str, Any]]:

@@ -169,63 +169,25 @@ def board_context(match: Match, user, *, params=None, refused=None) -> dict[str,
     state = engine.from_dict(match.state)
     view = engine.player_view(state, seat)
     language = reader_language()
+    # An onlooker sees the board as seat A does.
     perspective = seat if seat is not None else 0
     players = view["players"]
     me = players[perspective]
     auto = bool(seat is not None and match.seats[seat].get("auto"))
-    planning = (
-        seat is not None
-        and view["phase"] == "planning"
-        and not players[seat]["confirmed"]
-        and not auto
-    )
+    planning = _plans_now(view, seat, auto)
     # The seat's own confirmed plan, drawn while it waits; the view holds no one else's.
     marks = (
         plan_marks(me.get("plan"), seat, language)
         if seat is not None and view["phase"] == "planning"
         else {}
     )
-    squares = {(sq["x"], sq["y"]): sq for sq in view["board"]}
-    ys = range(engine.ROWS - 1, -1, -1) if perspective == 0 else range(engine.ROWS)
-    xs = range(engine.COLS) if perspective == 0 else range(engine.COLS - 1, -1, -1)
-    grid = []
-    for y in ys:
-        row = []
-        for x in xs:
-            square = dict(squares[(x, y)])
-            square["marks"] = marks.get(square["square"], [])
-            actor = square.get("actor")
-            if actor:
-                square["actor"] = {
-                    **actor,
-                    "name": card_data.CARDS[actor["card"]]["name"][language],
-                    "mine": actor["owner"] == perspective,
-                    "attribute": card_data.CARDS[actor["card"]]["attribute"],
-                }
-            row.append(square)
-        grid.append(row)
+    grid = _board_rows(view, perspective, marks, language)
     hand = [card_info(card_id) for card_id in (me.get("hand") or [])] if seat is not None else []
     actors = view.get("actors", [])
     kept = (refused_plan or {}) if planning else {}
     if planning:
-        for index, card in enumerate(hand):
-            card["index"] = index
-            card["squares"] = _play_squares(card["id"], seat, actors)
-            if kept.get(f"card_{index}") == card["id"]:
-                card["chosen_square"] = kept.get(f"play_{index}", "")
-    own_actors = [
-        {
-            **a,
-            "name": card_data.CARDS[a["card"]]["name"][language],
-            "choices": _actor_choices(a, language),
-            "chosen": kept.get(f"do_{a['square']}", ""),
-            "order": kept.get(f"order_{a['square']}", ""),
-        }
-        for a in actors
-        if seat is not None and a["owner"] == seat
-    ]
-    # A refused plan comes back in the order it was given.
-    own_actors.sort(key=lambda a: whole_number(a["order"], 99))
+        _offer_plays(hand, seat, actors, kept)
+    own_actors = _own_actors(actors, seat, kept, language)
     resolution = view.get("last_resolution") or {}
     return {
         "match": match,
@@ -246,15 +208,91 @@ def board_context(match: Match, user, *, params=None, refused=None) -> dict[str,
             for step in resolution.get("steps", [])
         ],
         "resolution_turn": resolution.get("turn"),
-        "discards": [
-            {
-                "name": seat_name(match.seats[p["seat"]]),
-                "cards": [card_info(c) for c in p["discard"]],
-            }
-            for p in players
-        ],
+        "discards": _discards(match, players),
         "result": view.get("result"),
     }
+
+
+def _plans_now(view: dict[str, Any], seat: int | None, auto: bool) -> bool:
+    """Whether the viewer fills in the planning form now."""
+    # A seat on AUTO has handed its planning to the computer.
+    return (
+        seat is not None
+        and view["phase"] == "planning"
+        and not view["players"][seat]["confirmed"]
+        and not auto
+    )
+
+
+def _board_rows(
+    view: dict[str, Any], perspective: int, marks: dict[str, list], language: str
+) -> list[list[dict[str, Any]]]:
+    """The board's squares, top row first, as seen from ``perspective``'s side."""
+    squares = {(sq["x"], sq["y"]): sq for sq in view["board"]}
+    # Each seat has its own base row at the bottom: seat B sees the board turned round.
+    ys = range(engine.ROWS - 1, -1, -1) if perspective == 0 else range(engine.ROWS)
+    xs = range(engine.COLS) if perspective == 0 else range(engine.COLS - 1, -1, -1)
+    return [[_board_square(squares[(x, y)], perspective, marks, language) for x in xs] for y in ys]
+
+
+def _board_square(
+    seen: dict[str, Any], perspective: int, marks: dict[str, list], language: str
+) -> dict[str, Any]:
+    """One square of the board: what the view shows there, the plan's marks, its actor."""
+    square = dict(seen)
+    square["marks"] = marks.get(square["square"], [])
+    actor = square.get("actor")
+    if actor:
+        square["actor"] = {
+            **actor,
+            "name": card_data.CARDS[actor["card"]]["name"][language],
+            "mine": actor["owner"] == perspective,
+            "attribute": card_data.CARDS[actor["card"]]["attribute"],
+        }
+    return square
+
+
+def _offer_plays(hand: list[dict], seat: int, actors: list[dict], kept: dict) -> None:
+    """Give each card of a planning hand the squares it may be played on.
+
+    A card the refused form played keeps the square it was played on.
+    """
+    for index, card in enumerate(hand):
+        card["index"] = index
+        card["squares"] = _play_squares(card["id"], seat, actors)
+        if kept.get(f"card_{index}") == card["id"]:
+            card["chosen_square"] = kept.get(f"play_{index}", "")
+
+
+def _own_actors(
+    actors: list[dict], seat: int | None, kept: dict, language: str
+) -> list[dict[str, Any]]:
+    """The viewing seat's actors with their plan choices, and what the refused form chose."""
+    own = [
+        {
+            **a,
+            "name": card_data.CARDS[a["card"]]["name"][language],
+            "choices": _actor_choices(a, language),
+            "chosen": kept.get(f"do_{a['square']}", ""),
+            "order": kept.get(f"order_{a['square']}", ""),
+        }
+        for a in actors
+        if seat is not None and a["owner"] == seat
+    ]
+    # A refused plan comes back in the order it was given.
+    own.sort(key=lambda a: whole_number(a["order"], 99))
+    return own
+
+
+def _discards(match: Match, players: list[dict]) -> list[dict[str, Any]]:
+    """Each seat's discard pile, face up, under the seat's name."""
+    return [
+        {
+            "name": seat_name(match.seats[p["seat"]]),
+            "cards": [card_info(c) for c in p["discard"]],
+        }
+        for p in players
+    ]
 
 
 def action_from_post(post) -> dict[str, Any]:

@@ -377,12 +377,44 @@ def _whole(value: Any, low: int | None = None, high: int | None = None) -> bool:
 
 
 def load(data: Any) -> dict[str, Any]:
-    """Check stored data's shape and contents; return a copy, or raise InvalidState."""
+    """Check stored data's shape and contents; return a copy, or raise InvalidState.
+
+    The checks run section by section, each trusting what the ones before it established
+    (the options before the limits they set, the seats before the cards they hold), so the
+    first thing wrong is the one reported.
+    """
+    _check_header(data)
+    opts = data["options"]
+    checked = _checked_options(opts)
+    _check_counters(data, opts)
+    players = data["players"]
+    _check_seats(players, opts)
+    actors = data["actors"]
+    _check_actors(actors, opts, data["next_uid"])
+    _check_cards_add_up(players, actors, checked["decks"])
+    _check_result(data["phase"], data["result"], players)
+    _check_log(data["last_resolution"])
+    state = deep_copy(data)
+    state["options"]["decks"] = checked["decks"]
+    if all(seat["plan"] is not None for seat in players):
+        raise InvalidState("Both plans are confirmed but the turn was not resolved.")
+    # Whether a stored plan is legal is the planning rules' question: engine.from_dict asks.
+    return state
+
+
+def _check_header(data: Any) -> None:
+    """The top-level keys, and that the data is an Actics X state this code can read."""
     if not isinstance(data, dict) or set(data) != _STATE_KEYS:
         raise InvalidState("An Actics X state needs exactly: " + ", ".join(sorted(_STATE_KEYS)))
     if data["game"] != GAME or data["version"] != VERSION:
         raise InvalidState(f"Not an Actics X state of version {VERSION}.")
-    opts = data["options"]
+
+
+def _checked_options(opts: Any) -> dict[str, Any]:
+    """Check the stored options as new match options would be; return them with deck lists.
+
+    ``deck_names`` is what the decks were made from, so it has to agree with the lists.
+    """
     if not isinstance(opts, dict) or set(opts) != set(DEFAULT_OPTIONS) | {"deck_names"}:
         raise InvalidState("The options are incomplete or have unknown keys.")
     checked = merged_options({k: v for k, v in opts.items() if k != "deck_names"})
@@ -394,6 +426,11 @@ def load(data: Any) -> dict[str, Any]:
             name not in card_data.DECKS or card_data.deck_list(name) != sorted(ids)
         ):
             raise InvalidState(f"deck_names says {name!r} but the deck differs.")
+    return checked
+
+
+def _check_counters(data: dict[str, Any], opts: dict[str, Any]) -> None:
+    """The match's scalars: seed, random state, turn, phase and the next actor id."""
     if not _whole(data["seed"]):
         raise InvalidState("seed must be a whole number.")
     rng = data["rng"]
@@ -405,56 +442,78 @@ def load(data: Any) -> dict[str, Any]:
         raise InvalidState("phase must be 'planning' or 'over'.")
     if not _whole(data["next_uid"], 1):
         raise InvalidState("next_uid must be a positive whole number.")
-    players = data["players"]
+
+
+def _check_seats(players: Any, opts: dict[str, Any]) -> None:
     if not isinstance(players, list) or len(players) != 2:
         raise InvalidState("players must list two seats.")
     for seat in players:
-        if not isinstance(seat, dict) or set(seat) != {"life", "deck", "hand", "discard", "plan"}:
-            raise InvalidState("Each seat needs exactly life, deck, hand, discard and plan.")
-        if not _whole(seat["life"], 0, opts["life"]):
-            raise InvalidState("A life total is out of range.")
-        for zone in ("deck", "hand", "discard"):
-            if not isinstance(seat[zone], list) or not all(
-                isinstance(c, str) and c in INFO for c in seat[zone]
-            ):
-                raise InvalidState(f"A {zone} holds something that is not a card id.")
-        if len(seat["hand"]) > opts["hand_limit"]:
-            raise InvalidState("A hand is over the hand limit.")
-    actors = data["actors"]
+        _check_seat(seat, opts)
+
+
+def _check_seat(seat: Any, opts: dict[str, Any]) -> None:
+    """One seat's life and card zones; its plan is left to the planning rules."""
+    if not isinstance(seat, dict) or set(seat) != {"life", "deck", "hand", "discard", "plan"}:
+        raise InvalidState("Each seat needs exactly life, deck, hand, discard and plan.")
+    if not _whole(seat["life"], 0, opts["life"]):
+        raise InvalidState("A life total is out of range.")
+    for zone in ("deck", "hand", "discard"):
+        if not isinstance(seat[zone], list) or not all(
+            isinstance(c, str) and c in INFO for c in seat[zone]
+        ):
+            raise InvalidState(f"A {zone} holds something that is not a card id.")
+    if len(seat["hand"]) > opts["hand_limit"]:
+        raise InvalidState("A hand is over the hand limit.")
+
+
+def _check_actors(actors: Any, opts: dict[str, Any], next_uid: int) -> None:
+    """Each actor on its own, then what they must respect together: squares, ids, counts."""
     if not isinstance(actors, list):
         raise InvalidState("actors must be a list.")
     squares: set[str] = set()
     uids: set[int] = set()
     counts = [0, 0]
     for actor in actors:
-        if not isinstance(actor, dict) or set(actor) != _ACTOR_KEYS:
-            raise InvalidState("Each actor needs exactly: " + ", ".join(sorted(_ACTOR_KEYS)))
-        if actor["owner"] not in (0, 1) or isinstance(actor["owner"], bool):
-            raise InvalidState("An actor's owner must be 0 or 1.")
-        if actor["card"] not in INFO or INFO[actor["card"]].kind != "actor":
-            raise InvalidState(f"{actor['card']!r} is not an actor card.")
-        if actor["square"] not in XY or actor["square"] in squares:
-            raise InvalidState(f"Actor square {actor['square']!r} is not a free square.")
-        if not _whole(actor["uid"], 1, data["next_uid"] - 1) or actor["uid"] in uids:
-            raise InvalidState("Actor ids must be unique and below next_uid.")
-        if not isinstance(actor["awake"], bool) or not isinstance(actor["rest"], bool):
-            raise InvalidState("awake and rest must be true or false.")
-        if not _whole(actor["buff"], -99, 99):
-            raise InvalidState("buff must be a whole number.")
-        if square_number(actor["square"]) >= 9 and square_side(actor["square"]) != actor["owner"]:
-            raise InvalidState("An actor cannot stand in the enemy base.")
+        _check_actor(actor, squares, uids, next_uid)
         squares.add(actor["square"])
         uids.add(actor["uid"])
         counts[actor["owner"]] += 1
     if max(counts) > opts["max_actors"]:
         raise InvalidState("A side has more actors than allowed.")
+
+
+def _check_actor(actor: Any, squares: set[str], uids: set[int], next_uid: int) -> None:
+    """One actor; ``squares`` and ``uids`` are those of the actors checked before it."""
+    if not isinstance(actor, dict) or set(actor) != _ACTOR_KEYS:
+        raise InvalidState("Each actor needs exactly: " + ", ".join(sorted(_ACTOR_KEYS)))
+    if actor["owner"] not in (0, 1) or isinstance(actor["owner"], bool):
+        raise InvalidState("An actor's owner must be 0 or 1.")
+    if actor["card"] not in INFO or INFO[actor["card"]].kind != "actor":
+        raise InvalidState(f"{actor['card']!r} is not an actor card.")
+    if actor["square"] not in XY or actor["square"] in squares:
+        raise InvalidState(f"Actor square {actor['square']!r} is not a free square.")
+    if not _whole(actor["uid"], 1, next_uid - 1) or actor["uid"] in uids:
+        raise InvalidState("Actor ids must be unique and below next_uid.")
+    if not isinstance(actor["awake"], bool) or not isinstance(actor["rest"], bool):
+        raise InvalidState("awake and rest must be true or false.")
+    if not _whole(actor["buff"], -99, 99):
+        raise InvalidState("buff must be a whole number.")
+    if square_number(actor["square"]) >= 9 and square_side(actor["square"]) != actor["owner"]:
+        raise InvalidState("An actor cannot stand in the enemy base.")
+
+
+def _check_cards_add_up(players: list, actors: list, decks: list[list[str]]) -> None:
+    """No card appears or vanishes: each seat's zones and actors are exactly its deck."""
     for seat_no, seat in enumerate(players):
         held = seat["deck"] + seat["hand"] + seat["discard"]
         held += [a["card"] for a in actors if a["owner"] == seat_no]
-        if Counter(held) != Counter(checked["decks"][seat_no]):
+        if Counter(held) != Counter(decks[seat_no]):
             raise InvalidState(f"{side_label(seat_no)}'s cards do not add up to the deck.")
-    result_ = data["result"]
-    if data["phase"] == "over":
+
+
+def _check_result(phase: str, result_: Any, players: list) -> None:
+    """A result exactly when the match is over, and then no plan still waiting."""
+    if phase == "over":
         if not isinstance(result_, dict) or set(result_) != {"winner", "reason", "lives"}:
             raise InvalidState("A finished match needs a result with winner, reason and lives.")
         if result_["winner"] not in (0, 1, None) or result_["reason"] not in (
@@ -468,7 +527,11 @@ def load(data: Any) -> dict[str, Any]:
             raise InvalidState("A finished match has no pending plans.")
     elif result_ is not None:
         raise InvalidState("A match in progress has no result.")
-    log = data["last_resolution"]
+
+
+def _check_log(log: Any) -> None:
+    """Only its shape: the log is the last turn's narration, shown to the players, and no
+    rule reads it back."""
     if log is not None and (
         not isinstance(log, dict)
         or set(log) != {"turn", "steps"}
@@ -476,9 +539,3 @@ def load(data: Any) -> dict[str, Any]:
         or not all(isinstance(s, dict) and "kind" in s and "text" in s for s in log["steps"])
     ):
         raise InvalidState("last_resolution must be {turn, steps}.")
-    state = deep_copy(data)
-    state["options"]["decks"] = checked["decks"]
-    if all(seat["plan"] is not None for seat in players):
-        raise InvalidState("Both plans are confirmed but the turn was not resolved.")
-    # Whether a stored plan is legal is the planning rules' question: engine.from_dict asks.
-    return state

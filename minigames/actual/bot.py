@@ -130,58 +130,109 @@ def _policy_turn(s: engine.State, rng: random.Random, eps: float) -> None:
     kinds = s.kinds[seat]
     attack_dirs = ORTHOGONAL + DIAGONAL if s.options["diagonal_attack"] else ORTHOGONAL
     while s.phase == PLAY and s.current == seat:
-        move_card = attack_card = None
-        for cid in s.hands[seat]:
-            kind = kinds[cid]
-            if kind == MOVE and move_card is None:
-                move_card = cid
-            elif kind == ATTACK and attack_card is None:
-                attack_card = cid
-        occupied = {(pc[3], pc[4]): pc for pc in s.pieces}
-        own = [pc for pc in s.pieces if pc[1] == seat]
-        if attack_card is not None:
-            best = None
-            for pc in own:
-                for dc, dr in attack_dirs:
-                    target = occupied.get((pc[3] + dc, pc[4] + dr))
-                    if target is not None and target[1] != seat:
-                        key = (target[2], rng.random())
-                        if best is None or key < best[0]:
-                            best = (key, pc[0], target[3], target[4])
-            if best is not None:
-                engine.step(s, engine.use_action(seat, attack_card, *best[1:]))
-                continue
-        if move_card is not None:
-            enemies = [pc for pc in s.pieces if pc[1] != seat]
-            moves = []
-            for pc in own:
-                here = min(abs(pc[3] - e[3]) + abs(pc[4] - e[4]) for e in enemies)
-                for dc, dr in ORTHOGONAL:
-                    c, r = pc[3] + dc, pc[4] + dr
-                    if 0 <= c < COLUMNS and 0 <= r < ROWS and (c, r) not in occupied:
-                        there = min(abs(c - e[3]) + abs(r - e[4]) for e in enemies)
-                        moves.append((there - here, there, rng.random(), pc[0], c, r))
-            if moves:
-                if rng.random() < eps:
-                    choice = rng.choice(moves)
-                else:
-                    choice = min(moves)
-                    if choice[0] >= 0:
-                        choice = None
-                if choice is not None:
-                    engine.step(s, engine.use_action(seat, move_card, *choice[3:]))
-                    continue
-        break
+        action = _policy_card_use(s, seat, kinds, attack_dirs, rng, eps)
+        if action is None:
+            break
+        engine.step(s, action)
     if s.phase != PLAY or s.current != seat:
         return
+    engine.step(s, _policy_turn_end(s, seat, kinds))
+
+
+def _policy_card_use(
+    s: engine.State,
+    seat: int,
+    kinds: dict[str, str],
+    attack_dirs: tuple[tuple[int, int], ...],
+    rng: random.Random,
+    eps: float,
+) -> dict[str, Any] | None:
+    # The next card the policy uses, or None when it would rather stop. Seeded searches
+    # repeat only while the RNG draws keep their order: one per attack candidate, then,
+    # when no attack is made, one per move candidate and one to decide whether to explore.
+    move_card, attack_card = _first_move_and_attack(s.hands[seat], kinds)
+    occupied = {(pc[3], pc[4]): pc for pc in s.pieces}
+    own = [pc for pc in s.pieces if pc[1] == seat]
+    if attack_card is not None:
+        target = _weakest_target(own, occupied, attack_dirs, seat, rng)
+        if target is not None:
+            return engine.use_action(seat, attack_card, *target)
+    if move_card is not None:
+        move = _closing_move(s, own, occupied, seat, rng, eps)
+        if move is not None:
+            return engine.use_action(seat, move_card, *move)
+    return None
+
+
+def _first_move_and_attack(hand: list[str], kinds: dict[str, str]) -> tuple[str | None, str | None]:
+    move_card = attack_card = None
+    for cid in hand:
+        kind = kinds[cid]
+        if kind == MOVE and move_card is None:
+            move_card = cid
+        elif kind == ATTACK and attack_card is None:
+            attack_card = cid
+    return move_card, attack_card
+
+
+def _weakest_target(
+    own: list[Piece],
+    occupied: dict[tuple[int, int], Piece],
+    attack_dirs: tuple[tuple[int, int], ...],
+    seat: int,
+    rng: random.Random,
+) -> tuple[int, int, int] | None:
+    """Return (piece, column, row) of an attack on the enemy piece with the fewest lives."""
+    best = None
+    for pc in own:
+        for dc, dr in attack_dirs:
+            target = occupied.get((pc[3] + dc, pc[4] + dr))
+            if target is not None and target[1] != seat:
+                # The random draw breaks ties between equally weak targets.
+                key = (target[2], rng.random())
+                if best is None or key < best[0]:
+                    best = (key, pc[0], target[3], target[4])
+    return None if best is None else best[1:]
+
+
+def _closing_move(
+    s: engine.State,
+    own: list[Piece],
+    occupied: dict[tuple[int, int], Piece],
+    seat: int,
+    rng: random.Random,
+    eps: float,
+) -> tuple[int, int, int] | None:
+    """Return (piece, column, row) of the move that best closes in on an enemy, or None.
+
+    With probability ``eps`` any legal move is taken instead, so rollouts explore.
+    """
+    enemies = [pc for pc in s.pieces if pc[1] != seat]
+    moves = []
+    for pc in own:
+        here = min(abs(pc[3] - e[3]) + abs(pc[4] - e[4]) for e in enemies)
+        for dc, dr in ORTHOGONAL:
+            c, r = pc[3] + dc, pc[4] + dr
+            if 0 <= c < COLUMNS and 0 <= r < ROWS and (c, r) not in occupied:
+                there = min(abs(c - e[3]) + abs(r - e[4]) for e in enemies)
+                moves.append((there - here, there, rng.random(), pc[0], c, r))
+    if not moves:
+        return None
+    if rng.random() < eps:
+        return rng.choice(moves)[3:]
+    choice = min(moves)
+    # A move that gets no closer is not worth a card.
+    return choice[3:] if choice[0] < 0 else None
+
+
+def _policy_turn_end(s: engine.State, seat: int, kinds: dict[str, str]) -> dict[str, Any]:
     hand = s.hands[seat]
     if not s.cards_used and hand and (not s.decks[seat] or all(kinds[c] == ATTACK for c in hand)):
         # A hand that cannot act, or a dead deck, is worth more cycled than held.
         cards = [c for c in hand if kinds[c] != COUNTER] if s.decks[seat] else list(hand)
         if cards:
-            engine.step(s, {"type": "discard", "player": seat, "cards": cards})
-            return
-    engine.step(s, {"type": "end_turn", "player": seat})
+            return {"type": "discard", "player": seat, "cards": cards}
+    return {"type": "end_turn", "player": seat}
 
 
 # --- planning on a light model ---------------------------------------------------------

@@ -124,6 +124,8 @@ OPTION_KEYS = ("diagonal_attack", "turn_limit", "first_player")
 # Columns used by the setup variants legal_actions offers, by number of pieces.
 CENTRED_COLUMNS = {1: (2,), 2: (1, 3), 3: (1, 2, 3), 4: (0, 1, 3, 4), 5: (0, 1, 2, 3, 4)}
 LIFE_SPLITS = ((5,), (4, 1), (3, 2), (3, 1, 1), (2, 2, 1), (2, 1, 1, 1), (1, 1, 1, 1, 1))
+# A piece on the board: (id, owner, life, column, row).
+Piece = tuple[int, int, int, int, int]
 
 
 class State:
@@ -651,7 +653,21 @@ def legal_actions(state: State, player: int) -> list[dict[str, Any]]:
     s = state
     if player not in (0, 1) or s.phase == OVER:
         return []
-    extras = [
+    extras = _extra_actions(s, player)
+    if s.phase == SETUP:
+        if s.setups[player] is None:
+            return _setup_variants(player) + extras
+        return extras
+    if s.pending is not None:
+        return _counter_answers(s, player) + extras
+    if player != s.current:
+        return extras
+    return _turn_actions(s, player) + extras
+
+
+def _extra_actions(s: State, player: int) -> list[dict[str, Any]]:
+    # Not moves of the game: open to either seat at any time until the game ends.
+    return [
         {"type": "resign", "player": player},
         *(
             {"type": "counter_mode", "player": player, "value": mode}
@@ -659,57 +675,85 @@ def legal_actions(state: State, player: int) -> list[dict[str, Any]]:
             if mode != s.counter_mode[player]
         ),
     ]
-    if s.phase == SETUP:
-        if s.setups[player] is None:
-            return _setup_variants(player) + extras
-        return extras
-    if s.pending is not None:
-        if player == s.pending[0]:
-            return extras
-        answers = [{"type": "counter", "player": player, "use": False}]
-        if _counter_in_hand(s, player) is not None:
-            answers.insert(0, {"type": "counter", "player": player, "use": True})
-        return answers + extras
-    if player != s.current:
-        return extras
-    hand = s.hands[player]
-    kinds = s.kinds[player]
+
+
+def _counter_answers(s: State, player: int) -> list[dict[str, Any]]:
+    assert s.pending is not None
+    if player == s.pending[0]:
+        # The attacker waits for the defender's answer.
+        return []
+    answers = [{"type": "counter", "player": player, "use": False}]
+    if _counter_in_hand(s, player) is not None:
+        answers.insert(0, {"type": "counter", "player": player, "use": True})
+    return answers
+
+
+def _turn_actions(s: State, player: int) -> list[dict[str, Any]]:
+    # One card stands for its kind: apply accepts any card of the kind, so listing each
+    # card would only repeat the same moves.
     first: dict[str, str] = {}
-    for cid in hand:
+    kinds = s.kinds[player]
+    for cid in s.hands[player]:
         first.setdefault(kinds[cid], cid)
-    actions: list[dict[str, Any]] = []
     occupied = {(pc[3], pc[4]): pc[1] for pc in s.pieces}
     own = [pc for pc in s.pieces if pc[1] == player]
+    actions: list[dict[str, Any]] = []
     if MOVE in first:
-        card = first[MOVE]
-        for pc in own:
-            for dc, dr in ORTHOGONAL:
-                c, r = pc[3] + dc, pc[4] + dr
-                if 0 <= c < COLUMNS and 0 <= r < ROWS and (c, r) not in occupied:
-                    actions.append(use_action(player, card, pc[0], c, r))
+        actions.extend(_move_actions(player, first[MOVE], own, occupied))
     if ATTACK in first:
-        card = first[ATTACK]
         dirs = ORTHOGONAL + DIAGONAL if s.options["diagonal_attack"] else ORTHOGONAL
-        for pc in own:
-            for dc, dr in dirs:
-                c, r = pc[3] + dc, pc[4] + dr
-                if occupied.get((c, r), player) != player:
-                    actions.append(use_action(player, card, pc[0], c, r))
+        actions.extend(_attack_actions(player, first[ATTACK], own, occupied, dirs))
     if COUNTER in first:
         actions.append({"type": "use", "player": player, "card": first[COUNTER]})
-    if hand and not s.cards_used:
-        options = [[cid] for cid in first.values()]
-        options.append(list(hand))
-        if COUNTER in first and len(hand) > 1:
-            options.append([cid for cid in hand if cid != first[COUNTER]])
-        seen: set[tuple[str, ...]] = set()
-        for cards in options:
-            key = tuple(sorted(cards))
-            if key not in seen:
-                seen.add(key)
-                actions.append({"type": "discard", "player": player, "cards": cards})
+    if s.hands[player] and not s.cards_used:
+        actions.extend(_discard_actions(player, s.hands[player], first))
     actions.append({"type": "end_turn", "player": player})
-    return actions + extras
+    return actions
+
+
+def _move_actions(
+    player: int, card: str, own: list[Piece], occupied: dict[tuple[int, int], int]
+) -> list[dict[str, Any]]:
+    actions = []
+    for pc in own:
+        for dc, dr in ORTHOGONAL:
+            c, r = pc[3] + dc, pc[4] + dr
+            if 0 <= c < COLUMNS and 0 <= r < ROWS and (c, r) not in occupied:
+                actions.append(use_action(player, card, pc[0], c, r))
+    return actions
+
+
+def _attack_actions(
+    player: int,
+    card: str,
+    own: list[Piece],
+    occupied: dict[tuple[int, int], int],
+    dirs: tuple[tuple[int, int], ...],
+) -> list[dict[str, Any]]:
+    actions = []
+    for pc in own:
+        for dc, dr in dirs:
+            c, r = pc[3] + dc, pc[4] + dr
+            # Squares off the board are never occupied, so they fall out with empty ones.
+            if occupied.get((c, r), player) != player:
+                actions.append(use_action(player, card, pc[0], c, r))
+    return actions
+
+
+def _discard_actions(player: int, hand: list[str], first: dict[str, str]) -> list[dict[str, Any]]:
+    options = [[cid] for cid in first.values()]
+    options.append(list(hand))
+    if COUNTER in first and len(hand) > 1:
+        options.append([cid for cid in hand if cid != first[COUNTER]])
+    # A small hand makes some of these the same set of cards: list each set once.
+    actions = []
+    seen: set[tuple[str, ...]] = set()
+    for cards in options:
+        key = tuple(sorted(cards))
+        if key not in seen:
+            seen.add(key)
+            actions.append({"type": "discard", "player": player, "cards": cards})
+    return actions
 
 
 # --- outcome ---------------------------------------------------------------------------
@@ -959,43 +1003,18 @@ def from_dict(data: dict[str, Any]) -> State:
         return from_dict(_upgrade(data))
     _check(data.get("version") == VERSION, "not an Actual state")
     _check(data.get("board") == {"columns": COLUMNS, "rows": ROWS}, "the board must be 5 x 7")
-    try:
-        options, _ = _normalise_options(data.get("options"))
-    except IllegalAction as exc:
-        raise InvalidState(str(exc)) from exc
-    _check(set(data["options"]) == set(OPTION_KEYS), "options must list every match option")
+    # Part by part, in this order: later checks lean on parts already loaded (the piles on
+    # the setups, the Counter question on the pieces and the seat on turn).
     s = State()
-    s.options = options
+    s.options = _load_options(data)
     s.seed, s.rng_draws = data.get("seed"), data.get("rng_draws")
     _check(_is_int(s.seed), "seed must be an integer")
     _check(_is_int(s.rng_draws) and s.rng_draws >= 0, "rng_draws must be a count")
     s.phase = data.get("phase")
     _check(s.phase in (SETUP, PLAY, OVER), "unknown phase")
-    setups = data.get("setups")
-    _check(isinstance(setups, list) and len(setups) == 2, "setups must hold two entries")
-    s.setups = []
-    for setup in setups:
-        if setup is None:
-            s.setups.append(None)
-            continue
-        _check(isinstance(setup, dict), "a setup must be a mapping")
-        try:
-            deck, pieces = validate_setup(setup.get("deck"), setup.get("pieces"))
-        except IllegalAction as exc:
-            raise InvalidState(str(exc)) from exc
-        s.setups.append({"deck": deck, "pieces": pieces})
-    modes = data.get("counter_mode")
-    _check(
-        isinstance(modes, list) and len(modes) == 2 and all(m in COUNTER_MODES for m in modes),
-        "counter_mode must hold two Counter modes",
-    )
-    s.counter_mode = list(modes)
-    cards = data.get("cards")
-    _check(isinstance(cards, list) and len(cards) == 2, "cards must hold two mappings")
-    for mapping in cards:
-        _check(isinstance(mapping, dict), "cards must hold two mappings")
-        _check(all(k in KINDS for k in mapping.values()), "unknown card kind")
-    s.kinds = [dict(cards[0]), dict(cards[1])]
+    s.setups = _load_setups(data)
+    s.counter_mode = _load_counter_modes(data)
+    s.kinds = _load_card_kinds(data)
     s.hands = _pair_of_lists(data, "hands")
     s.decks = _pair_of_lists(data, "decks")
     s.used_shown = _pair_of_lists(data, "used_shown")
@@ -1004,6 +1023,62 @@ def from_dict(data: dict[str, Any]) -> State:
     _check(_is_int(s.turn) and s.turn >= 0, "turn must be a count")
     started = _started(s)
     _check(started or s.phase != PLAY, "play without a first turn")
+    _check_cards(s, started)
+    s.pieces = _load_pieces(data)
+    _load_turn(s, data, started)
+    s.pending = _load_pending(s, data)
+    _load_outcome(s, data, started)
+    s.log = _load_log(data)
+    return s
+
+
+def _load_options(data: dict[str, Any]) -> dict[str, Any]:
+    try:
+        options, _ = _normalise_options(data.get("options"))
+    except IllegalAction as exc:
+        raise InvalidState(str(exc)) from exc
+    # Match creation fills in missing options; a saved state must spell every one out.
+    _check(set(data["options"]) == set(OPTION_KEYS), "options must list every match option")
+    return options
+
+
+def _load_setups(data: dict[str, Any]) -> list[dict[str, Any] | None]:
+    setups = data.get("setups")
+    _check(isinstance(setups, list) and len(setups) == 2, "setups must hold two entries")
+    loaded: list[dict[str, Any] | None] = []
+    for setup in setups:
+        if setup is None:
+            loaded.append(None)
+            continue
+        _check(isinstance(setup, dict), "a setup must be a mapping")
+        try:
+            deck, pieces = validate_setup(setup.get("deck"), setup.get("pieces"))
+        except IllegalAction as exc:
+            raise InvalidState(str(exc)) from exc
+        loaded.append({"deck": deck, "pieces": pieces})
+    return loaded
+
+
+def _load_counter_modes(data: dict[str, Any]) -> list[str]:
+    modes = data.get("counter_mode")
+    _check(
+        isinstance(modes, list) and len(modes) == 2 and all(m in COUNTER_MODES for m in modes),
+        "counter_mode must hold two Counter modes",
+    )
+    return list(modes)
+
+
+def _load_card_kinds(data: dict[str, Any]) -> list[dict[str, str]]:
+    cards = data.get("cards")
+    _check(isinstance(cards, list) and len(cards) == 2, "cards must hold two mappings")
+    for mapping in cards:
+        _check(isinstance(mapping, dict), "cards must hold two mappings")
+        _check(all(k in KINDS for k in mapping.values()), "unknown card kind")
+    return [dict(cards[0]), dict(cards[1])]
+
+
+def _check_cards(s: State, started: bool) -> None:
+    # Every card of a seat is in exactly one pile, and the piles add up to the deck built.
     _check(not (set(s.kinds[0]) & set(s.kinds[1])), "card ids must be unique")
     for seat in (0, 1):
         held = s.hands[seat] + s.decks[seat] + s.used_shown[seat] + s.used_hidden[seat]
@@ -1018,58 +1093,82 @@ def from_dict(data: dict[str, Any]) -> State:
             )
         else:
             _check(not held, "cards exist before the start")
+
+
+def _load_pieces(data: dict[str, Any]) -> list[Piece]:
     raw_pieces = data.get("pieces")
     _check(isinstance(raw_pieces, list), "pieces must be a list")
+    pieces: list[Piece] = []
     ids, squares = set(), set()
     for raw in raw_pieces:
-        _check(isinstance(raw, dict), "a piece must be a mapping")
-        pid, owner, life = raw.get("id"), raw.get("owner"), raw.get("life")
-        col, row = raw.get("column"), raw.get("row")
-        _check(_is_int(owner) and owner in (0, 1), "piece owner must be 0 or 1")
-        _check(_is_int(pid) and pid // MAX_PIECES == owner and pid >= 0, "bad piece id")
-        _check(_is_int(life) and 1 <= life <= TOTAL_LIFE, "piece lives must be positive")
-        _check(_is_int(col) and 0 <= col < COLUMNS, "piece column off the board")
-        _check(_is_int(row) and 0 <= row < ROWS, "piece row off the board")
+        piece = _load_piece(raw)
+        pid, _, _, col, row = piece
         _check(pid not in ids, "piece ids must be unique")
         _check((col, row) not in squares, "two pieces on one square")
         ids.add(pid)
         squares.add((col, row))
-        s.pieces.append((pid, owner, life, col, row))
+        pieces.append(piece)
     for seat in (0, 1):
-        _check(sum(pc[2] for pc in s.pieces if pc[1] == seat) <= TOTAL_LIFE, "too many lives")
+        _check(sum(pc[2] for pc in pieces if pc[1] == seat) <= TOTAL_LIFE, "too many lives")
+    return pieces
+
+
+def _load_piece(raw: Any) -> Piece:
+    _check(isinstance(raw, dict), "a piece must be a mapping")
+    pid, owner, life = raw.get("id"), raw.get("owner"), raw.get("life")
+    col, row = raw.get("column"), raw.get("row")
+    _check(_is_int(owner) and owner in (0, 1), "piece owner must be 0 or 1")
+    _check(_is_int(pid) and pid // MAX_PIECES == owner and pid >= 0, "bad piece id")
+    _check(_is_int(life) and 1 <= life <= TOTAL_LIFE, "piece lives must be positive")
+    _check(_is_int(col) and 0 <= col < COLUMNS, "piece column off the board")
+    _check(_is_int(row) and 0 <= row < ROWS, "piece row off the board")
+    return (pid, owner, life, col, row)
+
+
+def _load_turn(s: State, data: dict[str, Any], started: bool) -> None:
     s.current, s.cards_used = data.get("current"), data.get("cards_used")
     _check(_is_int(s.cards_used) and 0 <= s.cards_used <= DECK_SIZE, "cards_used out of range")
     if started:
         _check(_is_int(s.current) and s.current in (0, 1), "current must be 0 or 1")
     else:
         _check(s.current is None and s.turn == 0 and not s.pieces, "setup stage with play data")
+
+
+def _load_pending(s: State, data: dict[str, Any]) -> tuple[int, int, int] | None:
     pending = data.get("pending")
-    if pending is not None:
-        _check(s.phase == PLAY and isinstance(pending, dict), "a Counter question only in play")
-        attacker = pending.get("attacker")
-        apiece, tpiece = pending.get("attacking_piece"), pending.get("target_piece")
-        _check(_is_int(attacker) and attacker == s.current, "pending attacker must be current")
-        owners = {pc[0]: pc[1] for pc in s.pieces}
-        _check(owners.get(apiece, -1) == attacker, "pending attacking piece unknown")
-        _check(owners.get(tpiece, -1) == 1 - attacker, "pending target piece unknown")
-        s.pending = (attacker, apiece, tpiece)
+    if pending is None:
+        return None
+    _check(s.phase == PLAY and isinstance(pending, dict), "a Counter question only in play")
+    attacker = pending.get("attacker")
+    apiece, tpiece = pending.get("attacking_piece"), pending.get("target_piece")
+    # Only the seat on turn attacks, and only with its own piece at an enemy one.
+    _check(_is_int(attacker) and attacker == s.current, "pending attacker must be current")
+    owners = {pc[0]: pc[1] for pc in s.pieces}
+    _check(owners.get(apiece, -1) == attacker, "pending attacking piece unknown")
+    _check(owners.get(tpiece, -1) == 1 - attacker, "pending target piece unknown")
+    return (attacker, apiece, tpiece)
+
+
+def _load_outcome(s: State, data: dict[str, Any], started: bool) -> None:
     s.winner, s.reason = data.get("winner"), data.get("reason")
     if s.phase == OVER:
         _check(s.reason in REASONS, "unknown end reason")
         _check(s.winner is None or (_is_int(s.winner) and s.winner in (0, 1)), "bad winner")
+        # Only the turn limit ends a game without a winner.
         _check((s.winner is None) == (s.reason == "turn_limit"), "winner and reason disagree")
     else:
         _check(s.winner is None and s.reason is None, "winner before the end")
         if started:
             _check(all(_pieces_left(s)), "a seat without pieces is still playing")
+
+
+def _load_log(data: dict[str, Any]) -> list[dict[str, Any]] | None:
     log = data.get("log")
     _check(log is None or isinstance(log, list), "log must be a list")
-    if log is not None:
-        _check(all(isinstance(e, dict) for e in log), "log entries must be mappings")
-        s.log = [dict(e) for e in log]
-    else:
-        s.log = None
-    return s
+    if log is None:
+        return None
+    _check(all(isinstance(e, dict) for e in log), "log entries must be mappings")
+    return [dict(e) for e in log]
 
 
 def _upgrade(data: dict[str, Any]) -> dict[str, Any]:

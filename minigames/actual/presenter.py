@@ -3,7 +3,7 @@ moves its forms send."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext
@@ -25,85 +25,33 @@ def square_name(column: int, row: int) -> str:
     return f"{COLUMN_NAMES[column]}{row + 1}"
 
 
+class _Selection(NamedTuple):
+    """The move the viewer is putting together: a card, then a piece, then a target."""
+
+    card: str | None
+    kind: str | None
+    piece: int | None
+    # The pieces the chosen card can be used with, and the chosen piece's targets.
+    pieces: set[int]
+    targets: set[tuple[int, int]]
+
+
 def board_context(match: Match, user, *, params=None, refused=None) -> dict[str, Any]:
     """Return the template context of one viewer's board: never more than their view holds.
 
     ``params`` may hold the card (``card``) and the piece (``piece``) the viewer is choosing
     a move with; a refused move (``refused``) is not shown again: a move is one click.
     """
-    params = params or {}
-    card = params.get("card") or None
-    piece = params.get("piece")
-    piece = int(piece) if isinstance(piece, str) and piece.isdecimal() else None
+    card, piece = _requested_move(params or {})
     seat = match.seat_of(user)
     state = engine.from_dict(match.state)
     view = engine.player_view(state, seat)
     perspective = seat if seat is not None else 0
-    pending = view["pending"]
-    # While a Counter question is open the attacker waits: it is nobody's turn to play cards.
-    my_turn = (
-        seat is not None
-        and view["phase"] == engine.PLAY
-        and view["current_player"] == seat
-        and pending is None
-    )
+    my_turn = _is_my_turn(view, seat)
     hand = (view["you"] or {}).get("hand", [])
-    kinds = {item["id"]: item["kind"] for item in hand}
-    if card not in kinds or not my_turn:
-        card, piece = None, None
-    uses = []
-    if my_turn:
-        uses = [a for a in engine.legal_actions(state, seat) if a["type"] == "use"]
-    selected_kind = kinds.get(card)
-    choices = [a for a in uses if selected_kind and kinds.get(a["card"]) == selected_kind]
-    pieces_for_card = {a.get("piece") for a in choices}
-    if piece not in pieces_for_card:
-        piece = None
-    targets = {tuple(a["target"]) for a in choices if a.get("piece") == piece and a.get("target")}
-    positions = {tuple(p["position"]): p for p in view["board"]["pieces"]}
-    squares = {p["id"]: square_name(*p["position"]) for p in view["board"]["pieces"]}
-    question = None
-    if pending is not None:
-        question = {
-            **pending,
-            "attacking_square": squares.get(pending["attacking_piece"]),
-            "target_square": squares.get(pending["target_piece"]),
-            "target_life": next(
-                p["life"] for p in view["board"]["pieces"] if p["id"] == pending["target_piece"]
-            ),
-            "mine": pending["prompt"] == "you_may_counter",
-        }
-    rows = range(engine.ROWS - 1, -1, -1) if perspective == 0 else range(engine.ROWS)
-    columns = range(engine.COLUMNS) if perspective == 0 else range(engine.COLUMNS - 1, -1, -1)
-    grid = []
-    for row in rows:
-        cells = []
-        for column in columns:
-            occupant = positions.get((column, row))
-            cells.append(
-                {
-                    "column": column,
-                    "row": row,
-                    "name": square_name(column, row),
-                    "piece": occupant,
-                    "mine": occupant is not None and occupant["owner"] == perspective,
-                    "owner_name": None
-                    if occupant is None
-                    else seat_name(match.seats[occupant["owner"]]),
-                    "selectable": occupant is not None and occupant["id"] in pieces_for_card,
-                    "selected": occupant is not None and occupant["id"] == piece,
-                    "target": (column, row) in targets,
-                    "start_row": row in engine.START_ROWS,
-                    # The open Counter question's two pieces, highlighted for everyone.
-                    "attacking": question is not None
-                    and occupant is not None
-                    and occupant["id"] == question["attacking_piece"],
-                    "attacked": question is not None
-                    and occupant is not None
-                    and occupant["id"] == question["target_piece"],
-                }
-            )
-        grid.append(cells)
+    selection = _select_move(state, seat, my_turn, hand, card, piece)
+    question = _counter_question(view["pending"], view["board"]["pieces"])
+    rows, columns = _orientation(perspective)
     players = view["players"]
     opponent = 1 - perspective
     names = [seat_name(s) for s in match.seats]
@@ -119,13 +67,13 @@ def board_context(match: Match, user, *, params=None, refused=None) -> dict[str,
         "opponent": players[opponent],
         "my_name": names[perspective],
         "opponent_name": names[opponent],
-        "grid": grid,
+        "grid": _grid(view, rows, columns, perspective, names, selection, question),
         "hand": hand,
         "my_turn": my_turn,
-        "selected_card": card,
-        "selected_kind": selected_kind,
-        "selected_piece": piece,
-        "counter_card_only": selected_kind == engine.COUNTER,
+        "selected_card": selection.card,
+        "selected_kind": selection.kind,
+        "selected_piece": selection.piece,
+        "counter_card_only": selection.kind == engine.COUNTER,
         # Private: only the seat's own view holds it (None for a spectator).
         "counter_mode": (view["you"] or {}).get("counter_mode"),
         "counter_modes": [
@@ -135,20 +83,141 @@ def board_context(match: Match, user, *, params=None, refused=None) -> dict[str,
         ],
         "question": question,
         "holds_counter": any(item["kind"] == engine.COUNTER for item in hand),
+        **_setup_context(view, seat),
+        "column_names": COLUMN_NAMES,
+        # The columns as the viewer sees them, left to right: the board's edge letters and
+        # the setup's column buttons follow the board's orientation.
+        "view_columns": [{"index": c, "letter": COLUMN_NAMES[c]} for c in columns],
+        "log": [translate(entry["text"], terms=seat_names) for entry in reversed(view["log"][-8:])],
+    }
+
+
+def _requested_move(params) -> tuple[str | None, int | None]:
+    # Read from the query string: anything malformed counts as not chosen yet.
+    card = params.get("card") or None
+    piece = params.get("piece")
+    piece = int(piece) if isinstance(piece, str) and piece.isdecimal() else None
+    return card, piece
+
+
+def _is_my_turn(view: dict[str, Any], seat: int | None) -> bool:
+    # While a Counter question is open the attacker waits: it is nobody's turn to play cards.
+    return (
+        seat is not None
+        and view["phase"] == engine.PLAY
+        and view["current_player"] == seat
+        and view["pending"] is None
+    )
+
+
+def _select_move(
+    state: engine.State,
+    seat: int | None,
+    my_turn: bool,
+    hand: list[dict[str, Any]],
+    card: str | None,
+    piece: int | None,
+) -> _Selection:
+    # A choice that no longer fits (a card not in hand, a piece that cannot use the card,
+    # the turn over) is dropped rather than refused: the board just shows the step before.
+    kinds = {item["id"]: item["kind"] for item in hand}
+    if card not in kinds or not my_turn:
+        card, piece = None, None
+    uses = []
+    if my_turn:
+        uses = [a for a in engine.legal_actions(state, seat) if a["type"] == "use"]
+    selected_kind = kinds.get(card)
+    choices = [a for a in uses if selected_kind and kinds.get(a["card"]) == selected_kind]
+    pieces_for_card = {a.get("piece") for a in choices}
+    if piece not in pieces_for_card:
+        piece = None
+    targets = {tuple(a["target"]) for a in choices if a.get("piece") == piece and a.get("target")}
+    return _Selection(card, selected_kind, piece, pieces_for_card, targets)
+
+
+def _counter_question(
+    pending: dict[str, Any] | None, pieces: list[dict[str, Any]]
+) -> dict[str, Any] | None:
+    if pending is None:
+        return None
+    squares = {p["id"]: square_name(*p["position"]) for p in pieces}
+    return {
+        **pending,
+        "attacking_square": squares.get(pending["attacking_piece"]),
+        "target_square": squares.get(pending["target_piece"]),
+        "target_life": next(p["life"] for p in pieces if p["id"] == pending["target_piece"]),
+        "mine": pending["prompt"] == "you_may_counter",
+    }
+
+
+def _orientation(perspective: int) -> tuple[range, range]:
+    # Each seat sees its own start row at the bottom, so seat 1 sees the board turned round.
+    if perspective == 0:
+        return range(engine.ROWS - 1, -1, -1), range(engine.COLUMNS)
+    return range(engine.ROWS), range(engine.COLUMNS - 1, -1, -1)
+
+
+def _grid(
+    view: dict[str, Any],
+    rows: range,
+    columns: range,
+    perspective: int,
+    names: list[str],
+    selection: _Selection,
+    question: dict[str, Any] | None,
+) -> list[list[dict[str, Any]]]:
+    positions = {tuple(p["position"]): p for p in view["board"]["pieces"]}
+    grid = []
+    for row in rows:
+        cells = []
+        for column in columns:
+            occupant = positions.get((column, row))
+            cells.append(_cell(column, row, occupant, perspective, names, selection, question))
+        grid.append(cells)
+    return grid
+
+
+def _cell(
+    column: int,
+    row: int,
+    occupant: dict[str, Any] | None,
+    perspective: int,
+    names: list[str],
+    selection: _Selection,
+    question: dict[str, Any] | None,
+) -> dict[str, Any]:
+    return {
+        "column": column,
+        "row": row,
+        "name": square_name(column, row),
+        "piece": occupant,
+        "mine": occupant is not None and occupant["owner"] == perspective,
+        "owner_name": None if occupant is None else names[occupant["owner"]],
+        "selectable": occupant is not None and occupant["id"] in selection.pieces,
+        "selected": occupant is not None and occupant["id"] == selection.piece,
+        "target": (column, row) in selection.targets,
+        "start_row": row in engine.START_ROWS,
+        # The open Counter question's two pieces, highlighted for everyone.
+        "attacking": question is not None
+        and occupant is not None
+        and occupant["id"] == question["attacking_piece"],
+        "attacked": question is not None
+        and occupant is not None
+        and occupant["id"] == question["target_piece"],
+    }
+
+
+def _setup_context(view: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    return {
         "needs_setup": seat is not None
         and view["phase"] == engine.SETUP
-        and not players[seat]["ready"],
+        and not view["players"][seat]["ready"],
         "suggested": engine.suggested_deck(),
         # A start the player may take as it is: two pieces, lives 3 and 2.
         "setup_rows": [
             {"index": i, "column": {0: 1, 1: 3}.get(i), "life": {0: 3, 1: 2}.get(i, 0)}
             for i in range(engine.MAX_PIECES)
         ],
-        "column_names": COLUMN_NAMES,
-        # The columns as the viewer sees them, left to right: the board's edge letters and
-        # the setup's column buttons follow the board's orientation.
-        "view_columns": [{"index": c, "letter": COLUMN_NAMES[c]} for c in columns],
-        "log": [translate(entry["text"], terms=seat_names) for entry in reversed(view["log"][-8:])],
     }
 
 

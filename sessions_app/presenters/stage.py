@@ -75,7 +75,6 @@ def stage_context(session, user, is_gm: bool) -> dict:
     """Everything the stage panel shows this viewer, in a fixed number of queries."""
     phase = session.phase
     participations = session_participations(session=session)
-    cast = [row.character for row in participations]
     context = {
         "phases": [(value, Phase(value).label) for value in PHASE_ORDER if value != Phase.CLOSED],
         "phase": phase,
@@ -90,18 +89,7 @@ def stage_context(session, user, is_gm: bool) -> dict:
     if context["next_phase"]:
         context["next_phase_label"] = Phase(context["next_phase"]).label
     if phase == Phase.PRE_PLAY:
-        context["players"] = session_players(session=session)
-        if is_gm:
-            done = preparation_state(session=session)
-            context["preparation"] = [
-                (item, label, done[item])
-                for item, label in [
-                    ("rulebook", _("Rulebook read")),
-                    ("scenario", _("Scenario chosen")),
-                    ("tools", _("Tools ready")),
-                ]
-            ]
-            context["warnings"] = preplay_warnings(session=session)
+        context.update(_preplay_context(session, is_gm))
     scene = running_scene(session_id=session.pk) if context["in_main_play"] else None
     context["scene"] = scene
     context["standing_scene"] = scene
@@ -117,48 +105,11 @@ def stage_context(session, user, is_gm: bool) -> dict:
     if is_gm:
         context["sheets_to_recheck"] = sheet_changes_unchecked(session=session)
     if scene is not None:
-        appearances = stage_appearances(scene=scene)
-        on_stage = [appearance.character for appearance in appearances]
-        portraits = portraits_of(characters=on_stage)
-        for character in on_stage:
-            character.portrait = portraits.get(character.pk)
-        on_stage_ids = {character.pk for character in on_stage}
-        requests = open_stage_requests(scene=scene)
-        rows = []
-        for request in requests:
-            can = {
-                "decide": is_gm and request.status == StageRequest.Status.PENDING,
-                "answer": request.status == StageRequest.Status.ASKED
-                and request.character.owner_id == user.pk,
-                # A proposed companion's player answers rather than withdraws.
-                "withdraw": request.status in ("asked", "pending")
-                and not is_gm
-                and (
-                    user.pk == request.requested_by_id
-                    or (request.kind != "companion" and user.pk == request.character.owner_id)
-                ),
-            }
-            if can["decide"] or can["answer"]:
-                context["decisions"] += 1
-            rows.append((request, can))
-        asked_ids = {(request.character_id, request.kind) for request in requests}
-        off_stage = [character for character in cast if character.pk not in on_stage_ids]
-        context.update(
-            {
-                "standing": standing_figures(scene=scene, on_stage=on_stage, portraits=portraits),
-                "on_stage": on_stage,
-                "off_stage": off_stage,
-                "stage_requests": rows,
-                "asked": asked_ids,
-                "leads": scene.scene_player is not None and scene.scene_player.owner_id == user.pk,
-            }
+        cast = [row.character for row in participations]
+        context.update(_on_stage_context(session, user, is_gm, scene, cast))
+        context["decisions"] += sum(
+            1 for _request, can in context["stage_requests"] if can["decide"] or can["answer"]
         )
-        if is_gm:
-            context["npcs_off_stage"] = [
-                npc
-                for npc in table_characters(table=session.table, kind="npc")
-                if npc.pk not in on_stage_ids
-            ]
     return context
 
 
@@ -173,6 +124,67 @@ def _scene_request_rows(session, is_gm: bool, scene):
         }
         rows.append((request, can))
     return rows
+
+
+def _preplay_context(session, is_gm: bool) -> dict:
+    """Who plays, and for the GM the preparation checklist and what still looks amiss."""
+    context = {"players": session_players(session=session)}
+    if is_gm:
+        done = preparation_state(session=session)
+        context["preparation"] = [
+            (item, label, done[item])
+            for item, label in [
+                ("rulebook", _("Rulebook read")),
+                ("scenario", _("Scenario chosen")),
+                ("tools", _("Tools ready")),
+            ]
+        ]
+        context["warnings"] = preplay_warnings(session=session)
+    return context
+
+
+def _on_stage_context(session, user, is_gm: bool, scene, cast: list[Character]) -> dict:
+    """The running scene's stage: who stands on it (with portraits), who of the cast does
+    not, the open entry requests and what this viewer may do with each."""
+    appearances = stage_appearances(scene=scene)
+    on_stage = [appearance.character for appearance in appearances]
+    portraits = portraits_of(characters=on_stage)
+    for character in on_stage:
+        character.portrait = portraits.get(character.pk)
+    on_stage_ids = {character.pk for character in on_stage}
+    requests = open_stage_requests(scene=scene)
+    rows = [(request, _stage_request_can(request, user, is_gm)) for request in requests]
+    context = {
+        "standing": standing_figures(scene=scene, on_stage=on_stage, portraits=portraits),
+        "on_stage": on_stage,
+        "off_stage": [character for character in cast if character.pk not in on_stage_ids],
+        "stage_requests": rows,
+        "asked": {(request.character_id, request.kind) for request in requests},
+        "leads": scene.scene_player is not None and scene.scene_player.owner_id == user.pk,
+    }
+    if is_gm:
+        context["npcs_off_stage"] = [
+            npc
+            for npc in table_characters(table=session.table, kind="npc")
+            if npc.pk not in on_stage_ids
+        ]
+    return context
+
+
+def _stage_request_can(request, user, is_gm: bool) -> dict:
+    """What this viewer may do with an open stage request."""
+    return {
+        "decide": is_gm and request.status == StageRequest.Status.PENDING,
+        "answer": request.status == StageRequest.Status.ASKED
+        and request.character.owner_id == user.pk,
+        # A proposed companion's player answers rather than withdraws.
+        "withdraw": request.status in ("asked", "pending")
+        and not is_gm
+        and (
+            user.pk == request.requested_by_id
+            or (request.kind != "companion" and user.pk == request.character.owner_id)
+        ),
+    }
 
 
 def gm_scenario_context(session, user) -> dict:

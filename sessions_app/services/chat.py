@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils.translation import gettext as _
 
-from ..models import GameSession, Membership, TimelineEvent
+from ..models import ChatTab, GameSession, Membership, TimelineEvent
 from ..selectors.chat_tabs import chat_tab_of_channel
 from ..selectors.scenes import Voice, voice_get
 from ..selectors.tables import membership_get
@@ -51,38 +51,17 @@ def chat_post(
             message=_("Only members of this table can write in its sessions."),
         )
     by_gm = is_gm(membership)
-    text = (text or "").strip()
-    if not text:
-        raise ValidationError({"text": _("Write something first.")})
-    if len(text) > CHAT_MAX_LENGTH:
-        raise ValidationError(
-            {"text": _("A line can be at most %(limit)d characters.") % {"limit": CHAT_MAX_LENGTH}}
-        )
+    text = _line_text(text)
     if mode not in CHAT_MODES:
         raise ValidationError({"mode": _("Choose how to say it.")})
-    tab = None
-    if channel not in CHAT_CHANNELS:
-        tab = chat_tab_of_channel(session_id=session.pk, channel=channel or "")
-        if tab is None:
-            raise ValidationError({"channel": _("Choose the main channel, off-topic or a tab.")})
+    tab = _channel_tab(session, channel)
     if gm_only and not by_gm:
         raise PermissionDenied(_("Only the GM can write GM-only notes."))
     payload = {"text": text}
     if mode == "ic":
-        if character is None or character.table_id != session.table_id:
-            raise ValidationError({"character": _("Choose the character who speaks.")})
-        if voice is None or voice.character.pk != character.pk or voice.face_asked != face_id:
-            voice = voice_get(session=session, character_id=character.pk, face_id=face_id)
-        if voice is None:
-            raise ValidationError({"character": _("Choose the character who speaks.")})
-        speaker_check(session, by, character, membership=membership, voice=voice)
-        payload.update({"mode": mode, "character": character.name, "character_id": character.pk})
-        # The chosen expression, else the portrait: the line shows the face it was said with.
-        face = voice.face
-        if face_id and face is None:
-            raise ValidationError({"face": FACE_NOT_OF_CHARACTER})
-        if face is not None:
-            payload.update({"face_id": face.pk, "face": face.label})
+        payload.update(
+            _in_character(session, by, character, face_id, membership=membership, voice=voice)
+        )
     elif mode == "narration":
         if not by_gm:
             raise PermissionDenied(_("Only the GM narrates."))
@@ -98,6 +77,58 @@ def chat_post(
     return timeline_append(
         session=session, kind="chat", actor=by, payload=payload, visibility=visibility
     )
+
+
+def _line_text(text: str) -> str:
+    """The line as it is kept: without surrounding blanks, neither empty nor too long."""
+    text = (text or "").strip()
+    if not text:
+        raise ValidationError({"text": _("Write something first.")})
+    if len(text) > CHAT_MAX_LENGTH:
+        raise ValidationError(
+            {"text": _("A line can be at most %(limit)d characters.") % {"limit": CHAT_MAX_LENGTH}}
+        )
+    return text
+
+
+def _channel_tab(session: GameSession, channel: str) -> ChatTab | None:
+    """The GM's open tab a line goes to, or None for the main and off-topic channels (which
+    need no query)."""
+    if channel in CHAT_CHANNELS:
+        return None
+    tab = chat_tab_of_channel(session_id=session.pk, channel=channel or "")
+    if tab is None:
+        raise ValidationError({"channel": _("Choose the main channel, off-topic or a tab.")})
+    return tab
+
+
+def _in_character(
+    session: GameSession,
+    by,
+    character,
+    face_id: int | None,
+    *,
+    membership: Membership,
+    voice: Voice | None,
+) -> dict:
+    """The payload of a line said as `character`, who must be on stage and `by`'s to speak
+    as, with the face it was said with."""
+    if character is None or character.table_id != session.table_id:
+        raise ValidationError({"character": _("Choose the character who speaks.")})
+    if voice is None or voice.character.pk != character.pk or voice.face_asked != face_id:
+        # The caller read another character or face (or none): read the one asked for.
+        voice = voice_get(session=session, character_id=character.pk, face_id=face_id)
+    if voice is None:
+        raise ValidationError({"character": _("Choose the character who speaks.")})
+    speaker_check(session, by, character, membership=membership, voice=voice)
+    payload = {"mode": "ic", "character": character.name, "character_id": character.pk}
+    # The chosen expression, else the portrait: the line shows the face it was said with.
+    face = voice.face
+    if face_id and face is None:
+        raise ValidationError({"face": FACE_NOT_OF_CHARACTER})
+    if face is not None:
+        payload.update({"face_id": face.pk, "face": face.label})
+    return payload
 
 
 def _whisper(session: GameSession, by, text: str, to, by_gm: bool) -> TimelineEvent:

@@ -7,6 +7,8 @@ Every change is one timeline event. Requests are decided under a row lock, so a 
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -103,64 +105,133 @@ def scene_start(
         raise ValidationError(_("Scenes are played in main play: start main play first."))
     if not session.rules_profile.scenes_enabled:
         raise ValidationError(_("This rules profile plays main play as one continuous scene."))
+    fields = _SceneFields(
+        scene_player=scene_player, master=master, title=title, place=place, purpose=purpose
+    )
+    # Each fills only what those before it left blank: the GM's form wins over the
+    # request, the request over the plan.
     if scene_request is not None:
-        if scene_request.session_id != session.pk:
-            raise ValidationError(_("That scene request belongs to another session."))
-        place = place or scene_request.place
-        purpose = purpose or scene_request.purpose
-        if scene_player is None and not master:
-            scene_player = scene_request.scene_player
-            master = scene_player is None and planned is None
+        fields = _filled_from_request(fields, session, scene_request, planned=planned)
     if planned is not None:
-        if planned.scenario_id != session.scenario_id:
-            raise ValidationError(_("That planned scene belongs to another scenario."))
-        title = title or planned.title
-        place = place or planned.place
-        purpose = purpose or planned.purpose
-        if scene_player is None and not master:
-            if planned.is_master:
-                master = True
-            else:
-                scene_player = _slot_character(session, planned.scene_player_slot)
-                if scene_player is None:
-                    raise ValidationError(
-                        {
-                            "scene_player": _(
-                                "No PC plays slot PC%(slot)d: choose the scene player."
-                            )
-                            % {"slot": planned.scene_player_slot}
-                        }
-                    )
-    if master:
-        scene_player = None
-    elif scene_player is None:
+        fields = _filled_from_planned(fields, session, planned)
+    fields = replace(fields, scene_player=_scene_player_checked(session, fields))
+    fields = _texts_checked(fields)
+    return _scene_begin(session, by, fields, planned=planned, scene_request=scene_request)
+
+
+@dataclass(frozen=True)
+class _SceneFields:
+    """What a scene starts with, as the GM's form, a scene request and a planned scene fill
+    it in."""
+
+    scene_player: Character | None
+    master: bool
+    title: str
+    place: str
+    purpose: str
+
+
+def _filled_from_request(
+    fields: _SceneFields,
+    session: GameSession,
+    scene_request: SceneRequest,
+    *,
+    planned: PlannedScene | None,
+) -> _SceneFields:
+    if scene_request.session_id != session.pk:
+        raise ValidationError(_("That scene request belongs to another session."))
+    fields = replace(
+        fields,
+        place=fields.place or scene_request.place,
+        purpose=fields.purpose or scene_request.purpose,
+    )
+    if fields.scene_player is None and not fields.master:
+        scene_player = scene_request.scene_player
+        # A request that names nobody asks for a master scene, unless the planned scene
+        # played from it says who leads.
+        fields = replace(
+            fields, scene_player=scene_player, master=scene_player is None and planned is None
+        )
+    return fields
+
+
+def _filled_from_planned(
+    fields: _SceneFields, session: GameSession, planned: PlannedScene
+) -> _SceneFields:
+    if planned.scenario_id != session.scenario_id:
+        raise ValidationError(_("That planned scene belongs to another scenario."))
+    fields = replace(
+        fields,
+        title=fields.title or planned.title,
+        place=fields.place or planned.place,
+        purpose=fields.purpose or planned.purpose,
+    )
+    if fields.scene_player is not None or fields.master:
+        return fields
+    if planned.is_master:
+        return replace(fields, master=True)
+    # The plan names a slot, not a character: whoever plays that slot in this session.
+    scene_player = _slot_character(session, planned.scene_player_slot)
+    if scene_player is None:
+        raise ValidationError(
+            {
+                "scene_player": _("No PC plays slot PC%(slot)d: choose the scene player.")
+                % {"slot": planned.scene_player_slot}
+            }
+        )
+    return replace(fields, scene_player=scene_player)
+
+
+def _scene_player_checked(session: GameSession, fields: _SceneFields) -> Character | None:
+    """The scene's player, None for a master scene."""
+    if fields.master:
+        return None
+    scene_player = fields.scene_player
+    if scene_player is None:
         raise ValidationError(
             {"scene_player": _("Choose the scene player, or make it a master scene.")}
         )
-    if scene_player is not None and (
+    if (
         scene_player.kind != Character.Kind.PC
         or not Participation.objects.filter(session=session, character=scene_player).exists()
     ):
         raise ValidationError({"scene_player": _("The scene player is a PC taking part.")})
-    title, place, purpose = (
-        _clean_text("title", title),
-        _clean_text("place", place),
-        _clean_text("purpose", purpose),
+    return scene_player
+
+
+def _texts_checked(fields: _SceneFields) -> _SceneFields:
+    fields = replace(
+        fields,
+        title=_clean_text("title", fields.title),
+        place=_clean_text("place", fields.place),
+        purpose=_clean_text("purpose", fields.purpose),
     )
     # Seed 003: the GM opens a scene by saying where it is and what it is for, since that is
     # what the players decide on whether to enter.
     missing = {}
-    if not place:
+    if not fields.place:
         missing["place"] = _(
             "Say where the scene takes place: the players decide from it whether to enter."
         )
-    if not purpose:
+    if not fields.purpose:
         missing["purpose"] = _(
             "Say what the scene is for: the players decide from it whether to enter."
         )
     if missing:
         raise ValidationError(missing)
-    profile = session.rules_profile
+    return fields
+
+
+def _scene_begin(
+    session: GameSession,
+    by,
+    fields: _SceneFields,
+    *,
+    planned: PlannedScene | None,
+    scene_request: SceneRequest | None,
+) -> Scene:
+    """Create the scene, say so on the timeline, close the request it answers and bring its
+    scene player on stage: all or nothing, and never beside another running scene."""
     try:
         with transaction.atomic():
             GameSession.objects.select_for_update().filter(pk=session.pk).first()
@@ -169,49 +240,60 @@ def scene_start(
             if scene_request is not None:
                 # Declined in another tab meanwhile: the GM's last word stands.
                 scene_request = _scene_request_open(session, scene_request.pk)
-            number = Scene.objects.filter(session=session).count() + 1
-            scene = Scene.objects.create(
-                session=session,
-                phase=session.phase,
-                number=number,
-                title=title,
-                scene_player=scene_player,
-                place=place,
-                purpose=purpose,
-                planned=planned,
-                # The same stored file: changing the plan later never deletes a file a
-                # scene still shows (services/scene_pictures.py).
-                background=planned.background.name if planned else "",
-                entry_condition=profile.entry_condition,
-                entry_check_value_name=profile.entry_check_value_name,
-                entry_check_difficulty=profile.entry_check_difficulty,
-                entry_cost_resource=profile.entry_cost_resource,
-                entry_cost_amount=profile.entry_cost_amount,
-                started_by=by,
-            )
-            timeline_append(
-                session=session,
-                kind="scene_started",
-                actor=by,
-                payload={
-                    "scene_id": scene.pk,
-                    "number": number,
-                    "phase": scene.phase,
-                    "title": title,
-                    "place": place,
-                    "purpose": purpose,
-                    "master": scene_player is None,
-                    "scene_player": scene_player.name if scene_player else "",
-                    "scene_player_id": scene_player.pk if scene_player else None,
-                },
-            )
+            scene = _scene_create(session, by, fields, planned=planned)
             if scene_request is not None:
                 _scene_request_close(scene_request, SceneRequest.Status.STARTED, by, scene)
-            if scene_player is not None:
-                appear(scene, scene_player, Appearance.Way.SCENE_PLAYER, by)
+            if fields.scene_player is not None:
+                appear(scene, fields.scene_player, Appearance.Way.SCENE_PLAYER, by)
     except IntegrityError:
         # Another tab started a scene between our check and our insert.
         raise ValidationError(_("A scene is already running: end it first.")) from None
+    return scene
+
+
+def _scene_create(
+    session: GameSession, by, fields: _SceneFields, *, planned: PlannedScene | None
+) -> Scene:
+    """The next scene of the session, with the rules profile's entry terms as they are now,
+    and its "scene started" event."""
+    profile = session.rules_profile
+    scene_player = fields.scene_player
+    number = Scene.objects.filter(session=session).count() + 1
+    scene = Scene.objects.create(
+        session=session,
+        phase=session.phase,
+        number=number,
+        title=fields.title,
+        scene_player=scene_player,
+        place=fields.place,
+        purpose=fields.purpose,
+        planned=planned,
+        # The same stored file: changing the plan later never deletes a file a
+        # scene still shows (services/scene_pictures.py).
+        background=planned.background.name if planned else "",
+        entry_condition=profile.entry_condition,
+        entry_check_value_name=profile.entry_check_value_name,
+        entry_check_difficulty=profile.entry_check_difficulty,
+        entry_cost_resource=profile.entry_cost_resource,
+        entry_cost_amount=profile.entry_cost_amount,
+        started_by=by,
+    )
+    timeline_append(
+        session=session,
+        kind="scene_started",
+        actor=by,
+        payload={
+            "scene_id": scene.pk,
+            "number": number,
+            "phase": scene.phase,
+            "title": fields.title,
+            "place": fields.place,
+            "purpose": fields.purpose,
+            "master": scene_player is None,
+            "scene_player": scene_player.name if scene_player else "",
+            "scene_player_id": scene_player.pk if scene_player else None,
+        },
+    )
     return scene
 
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login, update_session_auth_hash
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -298,94 +301,136 @@ def invite_landing(request, token: str):
     try:
         invite = invite_resolve(token=token)
     except InviteError as error:
-        return render(request, "sessions_app/invite.html", {"error": error.messages[0]}, status=404)
-    signup_form = SignupForm(prefix="signup")
-    login_form = AuthenticationForm(request, prefix="login")
-    guest_form = GuestJoinForm(prefix="guest")
+        return _invite_error(request, error.messages[0], status=404)
     action = request.POST.get("action") if request.method == "POST" else None
-    user = None
+    attempt = _invite_attempt(request, token, invite, action)
+    if attempt.user is not None:
+        return _invite_welcome(request, token, invite, attempt)
+    return _invite_page(request, invite, attempt, status=attempt.status if action else 200)
+
+
+@dataclass
+class _InviteAttempt:
+    """What a visit to an invite came to: the page's three forms (the one posted bound, with
+    its errors), and the user who got in, if anyone did."""
+
+    signup_form: SignupForm
+    login_form: AuthenticationForm
+    guest_form: GuestJoinForm
+    user: AbstractBaseUser | None = None
     # Signing up (or joining as a guest) already made the membership.
-    joined = False
-    status = 400
+    joined: bool = False
+    # The page's status when a posted action let nobody in.
+    status: int = 400
+
+
+def _invite_attempt(request, token: str, invite: Invite, action: str | None) -> _InviteAttempt:
+    """Carry out the posted action, if any. The order of the checks decides which answer a
+    refused action gets: a closed server refuses a guest or a signup before its form is read."""
+    attempt = _InviteAttempt(
+        signup_form=SignupForm(prefix="signup"),
+        login_form=AuthenticationForm(request, prefix="login"),
+        guest_form=GuestJoinForm(prefix="guest"),
+    )
     if action == "join" and request.user.is_authenticated:
-        user = request.user
+        attempt.user = request.user
     elif action in ("guest", "signup") and settings.SIGNUP_POLICY == "closed":
         messages.error(request, _("This server opens no new accounts. Log in to join."))
-        status = 403
+        attempt.status = 403
     elif action == "guest" and invite.allows_guests and not request.user.is_authenticated:
-        guest_form = GuestJoinForm(request.POST, prefix="guest")
-        if guest_form.is_valid():
-            if not _signup_allowed(request, "guest", settings.GUEST_JOINS_PER_HOUR):
-                guest_form.add_error(None, _too_many())
-                status = 429
-            else:
-                try:
-                    user, _membership = guest_join(
-                        token=token, display_name=guest_form.cleaned_data["display_name"]
-                    )
-                except ValidationError as error:
-                    apply_errors(guest_form, error)
-                else:
-                    _signup_counted(request, "guest")
-                    login(request, user, backend=NEW_ACCOUNT_BACKEND)
-                    joined = True
+        _invite_join_as_guest(request, token, attempt)
     elif action == "signup":
-        signup_form = SignupForm(request.POST, prefix="signup")
-        if signup_form.is_valid() and not _signup_allowed(
-            request, "signup", settings.SIGNUPS_PER_HOUR
-        ):
-            signup_form.add_error(None, _too_many())
-            status = 429
-        elif signup_form.is_valid():
-            try:
-                user, _membership = user_signup_and_accept(
-                    token=token,
-                    username=signup_form.cleaned_data["username"],
-                    password=signup_form.cleaned_data["password1"],
-                )
-            except ValidationError as error:
-                apply_errors(signup_form, error)
-            else:
-                _signup_counted(request, "signup")
-                login(request, user, backend=NEW_ACCOUNT_BACKEND)
-                joined = True
+        _invite_join_by_signup(request, token, attempt)
     elif action == "login":
-        login_form = AuthenticationForm(request, data=request.POST, prefix="login")
-        if login_form.is_valid():
-            user = login_form.get_user()
-            login(request, user)
-    if user is not None:
-        if not joined:
-            try:
-                invite_accept(token=token, user=user)
-            except InviteError as error:
-                return render(
-                    request, "sessions_app/invite.html", {"error": error.messages[0]}, status=404
-                )
-            except PermissionDenied as error:
-                return render(
-                    request, "sessions_app/invite.html", {"error": str(error)}, status=403
-                )
-        messages.success(request, _("Welcome to %(table)s.") % {"table": invite.table.name})
-        return redirect("table_detail", table_id=invite.table_id)
+        _invite_join_by_login(request, attempt)
+    return attempt
+
+
+def _invite_join_as_guest(request, token: str, attempt: _InviteAttempt) -> None:
+    attempt.guest_form = form = GuestJoinForm(request.POST, prefix="guest")
+    if not form.is_valid():
+        return
+    if not _signup_allowed(request, "guest", settings.GUEST_JOINS_PER_HOUR):
+        form.add_error(None, _too_many())
+        attempt.status = 429
+        return
+    try:
+        user, _membership = guest_join(token=token, display_name=form.cleaned_data["display_name"])
+    except ValidationError as error:
+        apply_errors(form, error)
+        return
+    _signup_counted(request, "guest")
+    login(request, user, backend=NEW_ACCOUNT_BACKEND)
+    attempt.user = user
+    attempt.joined = True
+
+
+def _invite_join_by_signup(request, token: str, attempt: _InviteAttempt) -> None:
+    attempt.signup_form = form = SignupForm(request.POST, prefix="signup")
+    if not form.is_valid():
+        return
+    if not _signup_allowed(request, "signup", settings.SIGNUPS_PER_HOUR):
+        form.add_error(None, _too_many())
+        attempt.status = 429
+        return
+    try:
+        user, _membership = user_signup_and_accept(
+            token=token,
+            username=form.cleaned_data["username"],
+            password=form.cleaned_data["password1"],
+        )
+    except ValidationError as error:
+        apply_errors(form, error)
+        return
+    _signup_counted(request, "signup")
+    login(request, user, backend=NEW_ACCOUNT_BACKEND)
+    attempt.user = user
+    attempt.joined = True
+
+
+def _invite_join_by_login(request, attempt: _InviteAttempt) -> None:
+    attempt.login_form = form = AuthenticationForm(request, data=request.POST, prefix="login")
+    if form.is_valid():
+        attempt.user = form.get_user()
+        login(request, attempt.user)
+
+
+def _invite_welcome(request, token: str, invite: Invite, attempt: _InviteAttempt):
+    """Make the member (unless signing up already did) and take them to the table."""
+    if not attempt.joined:
+        try:
+            invite_accept(token=token, user=attempt.user)
+        except InviteError as error:
+            return _invite_error(request, error.messages[0], status=404)
+        except PermissionDenied as error:
+            return _invite_error(request, str(error), status=403)
+    messages.success(request, _("Welcome to %(table)s.") % {"table": invite.table.name})
+    return redirect("table_detail", table_id=invite.table_id)
+
+
+def _invite_page(request, invite: Invite, attempt: _InviteAttempt, *, status: int):
     if invite.allows_guests:
         # The guest card comes first on the page: the cursor starts in it.
-        signup_form.fields["username"].widget.attrs.pop("autofocus", None)
-        guest_form.fields["display_name"].widget.attrs["autofocus"] = True
+        attempt.signup_form.fields["username"].widget.attrs.pop("autofocus", None)
+        attempt.guest_form.fields["display_name"].widget.attrs["autofocus"] = True
     already_member = is_member(user=request.user, table_id=invite.table_id)
     return render(
         request,
         "sessions_app/invite.html",
         {
             "invite": invite,
-            "signup_form": signup_form,
-            "login_form": login_form,
-            "guest_form": guest_form,
+            "signup_form": attempt.signup_form,
+            "login_form": attempt.login_form,
+            "guest_form": attempt.guest_form,
             "already_member": already_member,
             "new_accounts": settings.SIGNUP_POLICY != "closed",
         },
-        status=status if action else 200,
+        status=status,
     )
+
+
+def _invite_error(request, error: str, *, status: int):
+    return render(request, "sessions_app/invite.html", {"error": error}, status=status)
 
 
 @login_required
