@@ -39,12 +39,9 @@ def test_the_app_has_sources_to_measure():
 
 def test_no_function_branches_more_than_the_bound():
     too_complex = [
-        f"{path.relative_to(PROJECT)}:{function.lineno} {function.fullname} "
-        f"({function.complexity})"
+        f"{path.relative_to(PROJECT)}:{function.lineno} {function.fullname} ({function.complexity})"
         for path in _sources()
         for function in _functions(cc_visit(path.read_text(encoding="utf-8")))
         if function.complexity > MAX_COMPLEXITY
     ]
-    assert not too_complex, "Split these functions along their seams:\n" + "\n".join(
-        too_complex
-    )
+    assert not too_complex, "Split these functions along their seams:\n" + "\n".join(too_complex)
