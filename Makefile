@@ -59,10 +59,16 @@ check-chromium:
 
 # Browser tests run as their own pytest run: Playwright's sync API leaves an event loop
 # behind that breaks the database and async tests which would follow it.
+# Both runs are spread over parallel workers (pytest-xdist), each with a database and a
+# channel prefix of its own. Most tests wait on sockets and servers more than they compute,
+# so there are more workers than cores; the browser run, where Chromium keeps the cores
+# busy, has fewer. TEST_WORKERS=0 BROWSER_WORKERS=0 make test runs everything in one process.
+TEST_WORKERS ?= 4
+BROWSER_WORKERS ?= 3
 test: check-python $(VENV)/.installed-dev check-chromium
 	@$(PY) manage.py collectstatic --noinput -v0
-	$(PY) -m pytest -m "not browser"
-	$(PY) -m pytest -m browser
+	$(PY) -m pytest -m "not browser" -n $(TEST_WORKERS) --dist worksteal
+	$(PY) -m pytest -m browser -n $(BROWSER_WORKERS) --dist worksteal
 
 test-fast: check-python $(VENV)/.installed-dev
 	$(PY) -m pytest -m "not browser and not multiprocess"

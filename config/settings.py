@@ -151,7 +151,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
-REDIS_PREFIX = os.environ.get("CHANNELS_PREFIX", "srs")
+# Parallel test workers (pytest-xdist) each have a database of their own, so the same ids:
+# their rooms must not share channel groups or cache keys either. The daphne processes a
+# worker starts inherit its name, and with it the same prefix.
+_TEST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+_PREFIX_SUFFIX = f"-{_TEST_WORKER}" if _TEST_WORKER else ""
+REDIS_PREFIX = os.environ.get("CHANNELS_PREFIX", "srs") + _PREFIX_SUFFIX
 # A socket's queue holds this many messages before the layer drops the next ones (the
 # default is 100): a burst in a busy room, or a page catching up, must not cost the other
 # sockets their messages. What is dropped all the same is read back by sequence number.

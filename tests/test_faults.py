@@ -12,6 +12,7 @@ import re
 import time
 
 import pytest
+from django.conf import settings
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
@@ -217,9 +218,13 @@ def test_pages_of_members_and_spectators_recover_when_redis_loses_everything(red
         for page in pages:
             page.read(until_seq=_last_seq(session))
 
-        # What a restart of Redis does to this run's own database: every group and every
-        # queued message gone. The sockets stay open and hear nothing more until they notice.
-        redis.Redis.from_url(redis_url).flushdb()
+        # What a restart of Redis does to this run's own data: every group, every queued
+        # message and every cached value gone. The sockets stay open and hear nothing more
+        # until they notice. Only this run's keys go: parallel test workers share the server.
+        lost = redis.Redis.from_url(redis_url)
+        keys = list(lost.scan_iter(match=f"{settings.REDIS_PREFIX}*"))
+        assert keys, "the room's groups were expected in Redis"
+        lost.delete(*keys)
         assert post_chat(server.url, session, gm_cookie, "lost with the groups") == 200
         for page in pages:
             page.read(until_seq=_last_seq(session), timeout=40)

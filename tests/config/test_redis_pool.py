@@ -19,24 +19,28 @@ def redis_cache():
     return redis.Redis.from_url(settings.REDIS_URL)
 
 
-def _connections_received(client) -> int:
-    return client.info("stats")["total_connections_received"]
+def test_cache_of_every_thread_shares_one_connection_pool(redis_cache, monkeypatch):
+    # Connections are counted as this process opens them, not as the server receives them:
+    # parallel test workers connect to the same server meanwhile.
+    opened = []
+    connect = redis.connection.Connection._connect
 
+    def counted_connect(connection):
+        opened.append(connection)
+        return connect(connection)
 
-def test_cache_of_every_thread_shares_one_connection_pool(redis_cache):
+    monkeypatch.setattr(redis.connection.Connection, "_connect", counted_connect)
+
     # A request under ASGI runs on a thread of its own, with a cache object of its own.
     def request_like_use(slot: int) -> None:
         caches["default"].set(f"pool-test-{slot}", slot, 30)
         assert caches["default"].get(f"pool-test-{slot}") == slot
         caches["default"].close()
 
-    before = _connections_received(redis_cache)
     for slot in range(THREADS):
         thread = threading.Thread(target=request_like_use, args=(slot,))
         thread.start()
         thread.join()
-    opened = _connections_received(redis_cache) - before
 
-    # One for this test's own INFO client, one or two for the shared pool; a pool per
-    # thread would have opened one per thread.
-    assert opened <= 3
+    # One or two for the shared pool; a pool per thread would have opened one per thread.
+    assert len(opened) <= 2

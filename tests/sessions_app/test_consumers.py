@@ -64,7 +64,7 @@ async def _joined(user, session, *, last_seq=0):
     connected, _ = await communicator.connect()
     assert connected
     await communicator.send_to(text_data=json.dumps({"type": "sync", "last_seq": last_seq}))
-    initial = await _frames(communicator)
+    initial = await _until_synced(communicator)
     return communicator, initial
 
 

@@ -61,6 +61,13 @@ async def _room_of(user, session, count=SOCKETS):
     return [(await _joined(user, session))[0] for _ in range(count)]
 
 
+async def _all_frames(sockets, *, timeout=0.5) -> list[str]:
+    """What each socket received until it stayed quiet for `timeout`, waited for side by
+    side rather than one socket after another."""
+    received = await asyncio.gather(*(_frames(socket, timeout=timeout) for socket in sockets))
+    return ["".join(frames) for frames in received]
+
+
 async def _close(sockets):
     for socket in sockets:
         await socket.disconnect()
@@ -93,7 +100,7 @@ async def test_numbers_that_arrive_out_of_order_are_forwarded_without_a_read(
         # Two worker threads finishing in the other order: the later number comes first.
         for messages in reversed(held):
             await transport.send_all_async(messages)
-        frames = ["".join(await _frames(socket, timeout=1.5)) for socket in sockets]
+        frames = await _all_frames(sockets, timeout=1.5)
 
     assert _timeline_reads(statements) == 0
     for received in frames:
@@ -112,7 +119,7 @@ async def test_a_lost_number_is_read_once_for_every_socket_of_the_audience(
 
     async with _statements() as statements:
         await chat(session=session, by=gm, text="arrives")
-        frames = ["".join(await _frames(socket, timeout=1.5)) for socket in sockets]
+        frames = await _all_frames(sockets, timeout=1.5)
 
     assert _timeline_reads(statements) == 1
     for received in frames:
@@ -130,8 +137,7 @@ async def test_steady_posts_cost_the_same_reads_for_one_socket_or_many(
         async with _statements() as statements:
             for n in range(5):
                 await chat(session=session, by=gm, text=f"line {n}")
-            for socket in sockets:
-                await _frames(socket)
+            await _all_frames(sockets)
         await _close(sockets)
         await asyncio.sleep(0.7)
         return [sql for sql in statements if sql.startswith("SELECT")]
@@ -211,7 +217,7 @@ async def test_a_storm_of_joins_reads_the_catch_up_once_per_audience(
                 for socket in sockets
             )
         )
-        frames = ["".join(await _frames(socket, timeout=2)) for socket in sockets]
+        frames = await _all_frames(sockets, timeout=2)
 
     assert [received.count("said before 4") for received in frames] == [1] * SOCKETS
     assert _timeline_reads(statements) == 1
