@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from .judgement import display_name
 from .models import RulesProfile
 from .models.chat import CHAT_TAB_PREFIX
-from .palette import PALETTE_MAX_CHARS
+from .rules.palette_text import PALETTE_MAX_CHARS
 from .services.chat import CHAT_MAX_LENGTH
 from .services.experience import AwardLine
 from .templatetags.srs_tags import experience_label

@@ -1,12 +1,12 @@
 """The roll-box parser's refusals, marked for translation.
 
-`srs.py` stays free of Django and raises its refusals as English templates with named
-values; the app shows them in the reader's language on the way out.
+The rules package (`rules/`) stays free of Django and raises its refusals as English
+templates with named values; the app shows them in the reader's language on the way out.
 """
 
 from django.utils.translation import gettext, gettext_noop
 
-from . import srs
+from .rules import srs_commands
 
 # The modifier labels the app itself writes into a roll: stored in English, so that each
 # reader sees them in their own language whoever rolled.
@@ -79,7 +79,7 @@ COMMAND_MESSAGES = [
 ]
 
 
-def command_error_message(error: srs.CommandError) -> str:
+def command_error_message(error: srs_commands.CommandError) -> str:
     """The refusal in the active language (English where no translation exists)."""
     values = dict(error.values)
     if "examples" in values:

@@ -1,4 +1,5 @@
-"""Shared fixtures: the personas gm / player / outsider, a table and a session."""
+"""Shared fixtures: the personas gm / player / outsider, a table and a session, a second
+player, signed-in clients, and what the tests of more than one folder build on them."""
 
 import os
 
@@ -8,13 +9,21 @@ import pytest
 # tests inherit this through the environment.
 os.environ.setdefault("PASSWORD_HASHERS", "django.contrib.auth.hashers.MD5PasswordHasher")
 
+from minigames.services import SeatSpec, match_create
+from sessions_app.models import Character, GameSession, Phase
+from sessions_app.services.characters import character_create
+from sessions_app.services.experience import AwardLine, experience_award_session
+from tests.clients import signed_in_client
 from tests.factories import (
+    CharacterFactory,
     GameSessionFactory,
     MembershipFactory,
+    ScenarioFactory,
     TableFactory,
     UserFactory,
     friday_table,
 )
+from tests.sessions_app.log_script import play_scripted_session
 
 
 @pytest.fixture(autouse=True)
@@ -94,6 +103,82 @@ def player_membership(table, player):
 @pytest.fixture
 def session(table, player_membership):
     return GameSessionFactory(table=table, title="The Akashic Library")
+
+
+@pytest.fixture
+def second_player(session):
+    return MembershipFactory(table=session.table, user=UserFactory(username="ren")).user
+
+
+@pytest.fixture
+def player_client(player):
+    return signed_in_client(player)
+
+
+@pytest.fixture
+def table_aki(table, player, player_membership):
+    """The player's Aki, made at the table through the character service, in no session."""
+    return character_create(table=table, by=player, name="Aki")
+
+
+@pytest.fixture
+def table_npc(table, gm):
+    """The GM's Librarian, made at the table through the character service, in no session."""
+    return character_create(table=table, by=gm, name="Librarian", kind=Character.Kind.NPC)
+
+
+@pytest.fixture
+def afterplay(session, table, player):
+    GameSession.objects.filter(pk=session.pk).update(phase=Phase.AFTER_PLAY)
+    session.refresh_from_db()
+    # Experience goes to those who played: the player's PC took part.
+    session.characters.add(CharacterFactory(table=table, owner=player, name="Played"))
+    return session
+
+
+@pytest.fixture
+def awarded(afterplay, gm, player):
+    experience_award_session(
+        session=afterplay,
+        by=gm,
+        awards={player.pk: [AwardLine(12, "Goal")], gm.pk: [AwardLine(1, "Ran it")]},
+    )
+    afterplay.refresh_from_db()
+    return afterplay
+
+
+@pytest.fixture
+def played(session, gm, player, second_player):
+    """The scripted session of tests/sessions_app/log_script.py, played; the second player
+    is at the table but not the whisper's recipient."""
+    play_scripted_session(session, gm, player)
+    return session
+
+
+@pytest.fixture
+def pcs(session, player, second_player):
+    """Aki (the player's) and Ren (the second player's), both taking part in the session."""
+    aki = CharacterFactory(table=session.table, owner=player, name="Aki")
+    ren = CharacterFactory(table=session.table, owner=second_player, name="Ren")
+    session.characters.add(aki, ren)
+    return aki, ren
+
+
+@pytest.fixture
+def seat_specs(pcs):
+    """Aki and Ren as the seats of a match."""
+    return [SeatSpec(character) for character in pcs]
+
+
+@pytest.fixture
+def match(session, gm, seat_specs):
+    """The GM's match of Aki and Ren."""
+    return match_create(session=session, by=gm, seats=seat_specs)
+
+
+@pytest.fixture
+def scenario(gm):
+    return ScenarioFactory(owner=gm, title="The Akashic Library", player_count=2)
 
 
 @pytest.fixture

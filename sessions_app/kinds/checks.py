@@ -2,7 +2,7 @@
 
 from typing import Literal, NotRequired, TypedDict
 
-from .. import srs
+from ..rules import srs_commands
 from .dice import SAMPLE_PROOF, DicePlace, DiceProof
 from .registry import Kind, Panel, Topic, kind_register
 
@@ -26,7 +26,7 @@ class CheckRequested(TypedDict):
 
 
 class CheckResult(TypedDict):
-    """srs.CheckResult.to_dict(): a check's inputs and its verdict."""
+    """srs_checks.CheckResult.to_dict(): a check's inputs and its verdict."""
 
     value: int
     dice: list[int] | None  # None for a side that need not roll
@@ -93,7 +93,7 @@ class DiceGroup(TypedDict):
 
 
 class CommandOutcome(TypedDict):
-    """srs.CommandResult.summary(): what a BCDice-style command gave."""
+    """srs_commands.CommandResult.summary(): what a BCDice-style command gave."""
 
     kind: str  # sum, check, barabara, upper, d66, calc, choice, repeat
     total: int | None  # None for a choice or a repeat
@@ -322,7 +322,7 @@ _COMMAND_ROLLS = (
 
 def _command_rolled(text: str, faces: list[int], label: str = "") -> dict:
     """A roll-box payload as command_roll stores one, decided by the rules themselves."""
-    result = srs.roll_command(text, faces)
+    result = srs_commands.roll_command(text, faces)
     command = result.command
     return {
         **_COMMAND_SUM,

@@ -1,4 +1,4 @@
-"""Kinds and payload parts of verifiable dice (sessions_app.dice_proof)."""
+"""Kinds and payload parts of verifiable dice (sessions_app.rules.dice_proof)."""
 
 from typing import Literal, TypedDict
 

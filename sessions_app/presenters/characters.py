@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from ..judgement import display_name
 from ..models import Character, GameSession
-from ..palette import palette_default, palette_lines
+from ..rules.palette_text import palette_default, palette_lines
 
 
 @dataclass

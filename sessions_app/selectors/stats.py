@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from django.db.models import Q
 
-from ..dice_stats import DiceRow
 from ..models import (
     GameSession,
     Roll,
     Table,
     TimelineEvent,
 )
+from ..rules.dice_stats import DiceRow
 
 
 def _roll_event_ids(rolls_filter: Q, kind: str) -> set[int]:

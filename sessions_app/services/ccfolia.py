@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 
 from ..judgement import display_name, name_variants
 from ..models import Character, Table
-from ..palette import PALETTE_MAX_CHARS, PALETTE_MAX_LINES
+from ..rules.palette_text import PALETTE_MAX_CHARS, PALETTE_MAX_LINES
 from ..selectors.tables import table_profile
 from .characters import JUDGEMENT_VALUE_RANGE, character_create, character_update
 from .faces import faces_replace

@@ -17,7 +17,7 @@ from ..models import (
     Table,
     TimelineEvent,
 )
-from ..palette import PALETTE_MAX_CHARS, PALETTE_MAX_LINES
+from ..rules.palette_text import PALETTE_MAX_CHARS, PALETTE_MAX_LINES
 from ..selectors.scenes import on_stage_ids, running_scene
 from ..selectors.tables import membership_get
 from .access import is_gm, require_member

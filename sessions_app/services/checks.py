@@ -16,7 +16,6 @@ from django.db.models import OuterRef
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from .. import srs
 from ..models import (
     Character,
     CheckRequest,
@@ -28,6 +27,7 @@ from ..models import (
     StageRequest,
     TimelineEvent,
 )
+from ..rules import srs_checks, srs_commands, srs_odds
 from ..selectors.scenes import Voice
 from ..srs_messages import GM_MODIFIER, command_error_message
 from .access import is_gm, is_player, member_exists, require_gm, require_member
@@ -37,7 +37,7 @@ from .stage import entry_check_resolved, stage_require
 from .timeline import timeline_append
 
 # A check's two dice, drawn from the roll's verifiable source; tests pass faces in instead.
-roll_dice = srs.roll_2d6
+roll_dice = srs_checks.roll_2d6
 
 DECLARED_MODIFIER_LIMIT = 99
 DECLARED_MODIFIER_ROWS = 8
@@ -319,8 +319,8 @@ def _roll_payload(roll: Roll, request: CheckRequest | None) -> dict:
 def _redacted(payload: dict) -> dict:
     """What players may know of a roll whose difficulty is secret: the achievement only."""
     redacted = {**payload, "difficulty": None, "success": None}
-    if redacted.get("outcome") in (srs.OUTCOME_SUCCESS, srs.OUTCOME_FAILURE):
-        redacted["outcome"] = srs.OUTCOME_ACHIEVED
+    if redacted.get("outcome") in (srs_checks.OUTCOME_SUCCESS, srs_checks.OUTCOME_FAILURE):
+        redacted["outcome"] = srs_checks.OUTCOME_ACHIEVED
     return redacted
 
 
@@ -496,7 +496,7 @@ def _check_roll_locked(
         )
         faces = tuple(roll_dice(draw.source))
     modifiers = _gm_and_declared(request, declared)
-    result = srs.check(
+    result = srs_checks.check(
         request.value,
         faces,
         modifier=sum(row["amount"] for row in modifiers),
@@ -597,23 +597,25 @@ def command_roll(
     profile = session.rules_profile
     table_values = {"critical": profile.critical, "fumble": profile.fumble}
     try:
-        result = srs.roll_command(text, faces, **table_values) if faces is not None else None
+        result = (
+            srs_commands.roll_command(text, faces, **table_values) if faces is not None else None
+        )
         # Understood before any dice are taken: a command in error uses up no roll key.
-        parsed = srs.parse_command(text, **table_values)
-    except srs.CommandError as error:
+        parsed = srs_commands.parse_command(text, **table_values)
+    except srs_commands.CommandError as error:
         raise ValidationError({"text": command_error_message(error)}) from None
     with transaction.atomic():
         draw = None
-        if result is None and srs.draws_dice(parsed):
+        if result is None and srs_commands.draws_dice(parsed):
             draw = dice_draw(session=session, value=dice_value, reservation=dice_reservation, by=by)
-            result = srs.roll_command_random(text, draw.source, **table_values)
+            result = srs_commands.roll_command_random(text, draw.source, **table_values)
         elif result is None:
-            result = srs.roll_command_random(text, **table_values)
+            result = srs_commands.roll_command_random(text, **table_values)
         try:
             # A result too large to keep is refused with its transaction: the key it took
             # is taken back, unseen.
-            srs.command_result_check(result)
-        except srs.CommandError as error:
+            srs_commands.command_result_check(result)
+        except srs_commands.CommandError as error:
             raise ValidationError({"text": command_error_message(error)}) from None
         command = result.command
         check_result = result.check
@@ -820,7 +822,7 @@ def contest_chance_for(
 ):
     """The exact chance that the action side wins, from both sides' requests and the
     modifiers their players declared so far."""
-    return srs.contest_chance(
+    return srs_odds.contest_chance(
         action.value,
         reaction.value,
         action_modifier=action.gm_modifier + action_declared,
@@ -852,8 +854,8 @@ def contest_win_chance(request: CheckRequest, modifier: int):
     action_roll = Roll.objects.filter(request=other).first()
     if action_roll is None:
         return None
-    return srs.reaction_chance(
-        srs.CheckResult.from_dict(action_roll.result),
+    return srs_odds.reaction_chance(
+        srs_checks.CheckResult.from_dict(action_roll.result),
         request.value,
         reaction_modifier=modifier,
         reaction_can_roll=contest.reaction_can_roll,
@@ -917,7 +919,7 @@ def contest_answer(
         contest = Contest.objects.select_for_update().get(pk=request.contest_id)
         action_request = contest.requests.exclude(pk=request.pk).select_related("roll").get()
         modifiers = _gm_and_declared(request, declared)
-        reaction = srs.check(
+        reaction = srs_checks.check(
             request.value,
             None,
             modifier=sum(row["amount"] for row in modifiers),
@@ -925,13 +927,13 @@ def contest_answer(
             fumble=request.fumble,
         )
         CheckRequest.objects.filter(pk=request.pk).update(status=CheckRequest.Status.SKIPPED)
-        action = srs.CheckResult.from_dict(action_request.roll.result)
+        action = srs_checks.CheckResult.from_dict(action_request.roll.result)
         _contest_decide(contest, action, reaction, by, reaction_modifiers=modifiers)
     contest.refresh_from_db()
     return contest
 
 
-def _contest_after_roll(request: CheckRequest, result: srs.CheckResult, by) -> None:
+def _contest_after_roll(request: CheckRequest, result: srs_checks.CheckResult, by) -> None:
     contest = Contest.objects.select_for_update().get(pk=request.contest_id)
     other = contest.requests.select_related("character").exclude(pk=request.pk).get()
     if request.side == CheckRequest.Side.ACTION:
@@ -946,12 +948,12 @@ def _contest_after_roll(request: CheckRequest, result: srs.CheckResult, by) -> N
             other.status = CheckRequest.Status.PENDING
             check_request_announce(other, contest.created_by)
     else:
-        action = srs.CheckResult.from_dict(other.roll.result)
+        action = srs_checks.CheckResult.from_dict(other.roll.result)
         _contest_decide(contest, action, result, by)
 
 
 def _contest_decide(contest: Contest, action, reaction, by, *, reaction_modifiers=None) -> None:
-    decided = srs.contest(action, reaction)
+    decided = srs_checks.contest(action, reaction)
     Contest.objects.filter(pk=contest.pk).update(
         status=Contest.Status.DONE, winner=decided.winner, reason=decided.reason
     )

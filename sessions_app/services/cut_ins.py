@@ -11,8 +11,8 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from .. import srs
 from ..models import CharacterFace, CutIn, GameSession, Phase, Roll, Table, TableAudio
+from ..rules import srs_checks
 from .access import require_gm
 from .audio import audio_mark_heard
 from .images import image_saved
@@ -95,7 +95,7 @@ def cut_in_for_roll(roll: Roll) -> CutIn | None:
     Called inside the roll's transaction, after its line was appended; a secret roll (or
     one of a secret difficulty, whose outcome the players learn another way) gets none."""
     outcome = (roll.result or {}).get("outcome")
-    if outcome not in (srs.OUTCOME_CRITICAL, srs.OUTCOME_FUMBLE):
+    if outcome not in (srs_checks.OUTCOME_CRITICAL, srs_checks.OUTCOME_FUMBLE):
         return None
     if roll.secret or roll.difficulty_secret:
         return None

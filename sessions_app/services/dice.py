@@ -2,7 +2,7 @@
 
 Every roll of a session takes the next index of the session's current epoch (a batch of
 per-roll keys whose Merkle root was published as a ``dice_committed`` event) and draws its
-faces from that index's key and the roller's value (sessions_app.dice_proof). The epoch
+faces from that index's key and the roller's value (sessions_app.rules.dice_proof). The epoch
 after it is committed once half of the current one is used, long before any of its rolls.
 """
 
@@ -18,8 +18,8 @@ from django.db.models import Exists, F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from .. import dice_proof
 from ..models import DiceEpoch, DiceReservation, GameSession, Roll
+from ..rules import dice_proof
 from .access import require_member
 from .timeline import timeline_append
 

@@ -17,7 +17,6 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from .. import dice_proof, srs
 from ..kinds.registry import PayloadError, kind_find, payload_check
 from ..log_export import FORMAT, FORMAT_VERSION
 from ..models import (
@@ -30,6 +29,7 @@ from ..models import (
     Table,
     TimelineEvent,
 )
+from ..rules import dice_proof, srs_checks, srs_commands
 from .access import require_not_guest
 from .images import PixelBudget, image_from_text, image_saved
 
@@ -72,7 +72,7 @@ _username = UnicodeUsernameValidator()
 
 
 # The database's sequence and id columns are 32-bit on every backend's smallest type.
-MAX_SEQ = srs.MAX_NUMBER
+MAX_SEQ = srs_checks.MAX_NUMBER
 
 
 def _refuse(message: str, **values) -> ValidationError:
@@ -316,7 +316,7 @@ def _without_proven_numbers(payload: dict) -> dict:
 
 def _numbers_in_range(value, where: str) -> None:
     """Refuse a whole number no database column could hold (ids, totals, dice)."""
-    found = srs.number_out_of_range(value, MAX_SEQ)
+    found = srs_commands.number_out_of_range(value, MAX_SEQ)
     if found is not None:
         raise _refuse(
             _("%(where)s holds a number out of range: %(value)s."),

@@ -8,10 +8,10 @@ import re
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils.translation import gettext as _
 
-from .. import srs
 from ..judgement import name_variants
 from ..models import Character, GameSession, Membership, Roll, TimelineEvent
-from ..palette import PaletteError, palette_resolve, resource_command_parse
+from ..rules import srs_commands
+from ..rules.palette_text import PaletteError, palette_resolve, resource_command_parse
 from ..selectors.scenes import Voice
 from .chat import chat_post
 from .checks import command_roll
@@ -156,8 +156,8 @@ _LOOKS_LIKE_DICE = re.compile(r"^[Ss]?\d*[Dd]\d")
 def _parses_as_command(text: str) -> bool:
     """Whether the roll box reads the line (its other commands, such as BCDice's)."""
     try:
-        srs.parse_command(text)
-    except srs.CommandError:
+        srs_commands.parse_command(text)
+    except srs_commands.CommandError:
         return False
     return True
 

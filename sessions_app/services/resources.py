@@ -7,9 +7,9 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from .. import srs
 from ..models import Character, GameSession, Phase, TimelineEvent
-from ..palette import resource_apply, resource_command_parse
+from ..rules import srs_commands
+from ..rules.palette_text import resource_apply, resource_command_parse
 from ..selectors.tables import membership_get
 from .access import is_gm
 from .checks import twin_append
@@ -69,8 +69,8 @@ def resource_change(
         rolled, faces = number, ()
     else:
         try:
-            parsed = srs.amount_parse(amount_text)
-        except srs.CommandError:
+            parsed = srs_commands.amount_parse(amount_text)
+        except srs_commands.CommandError:
             raise ValidationError(
                 {
                     "text": _("%(amount)s is not a number or a dice sum such as 1D6.")
@@ -86,7 +86,7 @@ def resource_change(
                     session=session, value=dice_value, reservation=dice_reservation, by=by
                 )
                 rng = draw.source
-            rolled, faces = srs.amount_roll(parsed, rng)
+            rolled, faces = srs_commands.amount_roll(parsed, rng)
         locked = Character.objects.select_for_update().get(pk=character.pk)
         if (
             locked.kind == Character.Kind.PC

@@ -14,7 +14,6 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from .. import srs
 from ..models import (
     MAIN_PLAY_PHASES,
     Appearance,
@@ -30,6 +29,7 @@ from ..models import (
     StageRequest,
     TimelineEvent,
 )
+from ..rules import srs_commands
 from ..selectors.scenes import on_stage_ids
 from .access import is_player, require_gm, require_member
 from .checks import check_request, check_request_announce, check_request_build
@@ -453,8 +453,8 @@ def _after_scene(session: GameSession, scene: Scene, appeared: set[int], by, rng
     if not resource or not amount_text or scene.continuous:
         return
     try:
-        amount = srs.amount_parse(amount_text)
-    except srs.CommandError:
+        amount = srs_commands.amount_parse(amount_text)
+    except srs_commands.CommandError:
         return
     rows = []
     draw = None
@@ -468,7 +468,7 @@ def _after_scene(session: GameSession, scene: Scene, appeared: set[int], by, rng
             # Taken at the first row that rolls, so a scene nobody gains from uses no key.
             draw = dice_draw(session=session)
             rng = draw.source
-        gained, faces = srs.amount_roll(amount, rng)
+        gained, faces = srs_commands.amount_roll(amount, rng)
         before = int(values.get("current", 0))
         maximum = int(values.get("max", before))
         after = min(maximum, before + gained) if maximum >= before else before
@@ -757,8 +757,8 @@ def _entry_cost_pay(request: StageRequest, by, rng) -> bool:
     scene = request.scene
     resource = scene.entry_cost_resource
     try:
-        amount = srs.amount_parse(scene.entry_cost_amount)
-    except srs.CommandError:
+        amount = srs_commands.amount_parse(scene.entry_cost_amount)
+    except srs_commands.CommandError:
         raise ValidationError(_("This scene's entry cost is not a valid amount.")) from None
     character = Character.objects.select_for_update().get(pk=request.character_id)
     values = (character.resources or {}).get(resource)
@@ -782,7 +782,7 @@ def _entry_cost_pay(request: StageRequest, by, rng) -> bool:
     if rng is None and amount.command is not None:
         draw = dice_draw(session=scene.session)
         rng = draw.source
-    cost, faces = srs.amount_roll(amount, rng)
+    cost, faces = srs_commands.amount_roll(amount, rng)
     payload = {
         "condition": "cost",
         "resource": resource,

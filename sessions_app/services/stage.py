@@ -6,7 +6,6 @@ from __future__ import annotations
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils.translation import gettext as _
 
-from .. import srs
 from ..models import (
     MAIN_PLAY_PHASES,
     Appearance,
@@ -17,6 +16,7 @@ from ..models import (
     Scene,
     StageRequest,
 )
+from ..rules import srs_checks
 from ..selectors.scenes import Voice, on_stage_ids, running_scene
 from ..selectors.tables import membership_get
 from .access import is_gm
@@ -75,7 +75,7 @@ def request_event(request: StageRequest, kind: str, by, **extra) -> None:
     )
 
 
-def entry_check_resolved(check: CheckRequest, result: srs.CheckResult, by) -> None:
+def entry_check_resolved(check: CheckRequest, result: srs_checks.CheckResult, by) -> None:
     """Called when an entry check is rolled: enter on success, otherwise stay off stage."""
     request = (
         StageRequest.objects.select_for_update()

@@ -8,9 +8,9 @@ from django.templatetags.static import static
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from .. import srs
 from ..judgement import display_name
 from ..models import SHIPPED_EXPERIENCE_LABELS, Phase
+from ..rules import srs_checks
 from ..shipped_names import shown_name
 from ..srs_messages import MODIFIER_LABELS
 
@@ -20,11 +20,11 @@ register = template.Library()
 @register.filter
 def outcome_label(outcome: str) -> str:
     labels = {
-        srs.OUTCOME_CRITICAL: _("Critical"),
-        srs.OUTCOME_FUMBLE: _("Fumble"),
-        srs.OUTCOME_SUCCESS: _("Success"),
-        srs.OUTCOME_FAILURE: _("Failure"),
-        srs.OUTCOME_ACHIEVED: pgettext("check outcome", "Achievement"),
+        srs_checks.OUTCOME_CRITICAL: _("Critical"),
+        srs_checks.OUTCOME_FUMBLE: _("Fumble"),
+        srs_checks.OUTCOME_SUCCESS: _("Success"),
+        srs_checks.OUTCOME_FAILURE: _("Failure"),
+        srs_checks.OUTCOME_ACHIEVED: pgettext("check outcome", "Achievement"),
     }
     return labels.get(outcome, outcome)
 
@@ -32,13 +32,13 @@ def outcome_label(outcome: str) -> str:
 @register.filter
 def reason_label(reason: str) -> str:
     labels = {
-        srs.REASON_ACTION_FUMBLE: _("the action side fumbled"),
-        srs.REASON_REACTION_FUMBLE: _("the reaction side fumbled"),
-        srs.REASON_ACTION_CRITICAL: _("the action side rolled a critical"),
-        srs.REASON_BOTH_CRITICAL: _("both rolled a critical: reaction priority"),
-        srs.REASON_REACTION_CRITICAL: _("the reaction side rolled a critical"),
-        srs.REASON_HIGHER_ACHIEVEMENT: _("higher achievement"),
-        srs.REASON_TIE_REACTION_PRIORITY: _("a tie: reaction priority"),
+        srs_checks.REASON_ACTION_FUMBLE: _("the action side fumbled"),
+        srs_checks.REASON_REACTION_FUMBLE: _("the reaction side fumbled"),
+        srs_checks.REASON_ACTION_CRITICAL: _("the action side rolled a critical"),
+        srs_checks.REASON_BOTH_CRITICAL: _("both rolled a critical: reaction priority"),
+        srs_checks.REASON_REACTION_CRITICAL: _("the reaction side rolled a critical"),
+        srs_checks.REASON_HIGHER_ACHIEVEMENT: _("higher achievement"),
+        srs_checks.REASON_TIE_REACTION_PRIORITY: _("a tie: reaction priority"),
     }
     return labels.get(reason, reason)
 

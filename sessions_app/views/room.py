@@ -37,7 +37,7 @@ from sessions_app.services.checks import (
 from sessions_app.services.palette import box_send, chat_send, palette_send
 from sessions_app.services.resources import resource_change, resource_command
 
-from .. import rooms, srs
+from .. import rooms
 from ..forms import (
     ChatForm,
     CheckRequestForm,
@@ -58,6 +58,7 @@ from ..presenters.room import (
     voices,
 )
 from ..presenters.stage import speaker_choice, speakers
+from ..rules import srs_checks, srs_odds
 from .access import member_session_or_404
 from .common import apply_errors
 
@@ -557,9 +558,9 @@ def _roll_summary(roll: Roll) -> str:
         return _("Rolled in secret: the GM sees the result.")
     result = roll.result
     faces = " + ".join(str(face) for face in roll.faces)
-    if result["outcome"] == srs.OUTCOME_CRITICAL:
+    if result["outcome"] == srs_checks.OUTCOME_CRITICAL:
         return _("Rolled %(faces)s: critical!") % {"faces": faces}
-    if result["outcome"] == srs.OUTCOME_FUMBLE:
+    if result["outcome"] == srs_checks.OUTCOME_FUMBLE:
         return _("Rolled %(faces)s: fumble.") % {"faces": faces}
     return _("Rolled %(faces)s: achievement %(achievement)d.") % {
         "faces": faces,
@@ -583,7 +584,7 @@ def check_chances(request, session_id: int, request_id: int):
     show_success = check.difficulty is not None and (
         not check.difficulty_secret or is_gm(membership)
     )
-    chances = srs.check_chances(
+    chances = srs_odds.check_chances(
         check.value,
         modifier=modifier,
         difficulty=check.difficulty if check.difficulty is not None else 0,
@@ -630,7 +631,7 @@ def contest_preview(request, session_id: int):
     profile = session.rules_profile
     chance = None
     if action_value is not None and reaction_value is not None:
-        chance = srs.contest_chance(
+        chance = srs_odds.contest_chance(
             action_value,
             reaction_value,
             action_modifier=data.get("action_modifier") or 0,

@@ -10,8 +10,8 @@ from django.utils.translation import gettext as _
 from sessions_app.selectors.stats import dice_rows_for_session, dice_rows_for_table
 from sessions_app.services.access import is_gm
 
-from .. import dice_stats
 from ..charts import histogram_svg
+from ..rules import dice_stats
 from .access import member_session_or_404, member_table_or_404
 
 TEMPLATE = "sessions_app/dice_stats.html"

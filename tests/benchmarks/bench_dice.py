@@ -30,7 +30,7 @@ from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
-from sessions_app import dice_proof, srs  # noqa: E402
+from sessions_app.rules import dice_proof, srs_checks  # noqa: E402
 from sessions_app.services.checks import check_request, check_roll  # noqa: E402
 from sessions_app.services.dice import dice_commit_ahead  # noqa: E402
 from tests.factories import (  # noqa: E402
@@ -63,13 +63,13 @@ def per_call_us(work, calls: int) -> float:
 
 def os_generator(calls):
     for _ in range(calls):
-        srs.roll_2d6()
+        srs_checks.roll_2d6()
 
 
 def committed_dice(calls):
     for index in range(calls):
         key = dice_proof.roll_key(MASTER, 1, 0, index % dice_proof.EPOCH_SIZE)
-        srs.roll_2d6(dice_proof.DiceSource(key=key, value=VALUE))
+        srs_checks.roll_2d6(dice_proof.DiceSource(key=key, value=VALUE))
 
 
 def published_proof(calls):

@@ -12,7 +12,7 @@ from pathlib import Path
 # Run as a script, Python puts this folder on sys.path, not the project root.
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from sessions_app import srs  # noqa: E402
+from sessions_app.rules import srs_checks, srs_commands, srs_odds  # noqa: E402
 
 REPEATS = 7
 VALUE_PAIRS = [(0, 0), (3, 3), (5, 2), (2, 8), (10, 4)]
@@ -49,52 +49,52 @@ def median_seconds(work, repeats=REPEATS):
 
 def contest_chances_for_all_pairs():
     for action_value, reaction_value in VALUE_PAIRS:
-        srs.contest_chance(action_value, reaction_value)
-        srs.contest_chance(action_value, reaction_value, reaction_can_roll=False)
+        srs_odds.contest_chance(action_value, reaction_value)
+        srs_odds.contest_chance(action_value, reaction_value, reaction_can_roll=False)
 
 
 def brute_force_contest_for_one_pair():
     dice = [(a, b) for a in range(1, 7) for b in range(1, 7)]
-    actions = [srs.check(3, pair) for pair in dice]
-    reactions = [srs.check(3, pair) for pair in dice]
+    actions = [srs_checks.check(3, pair) for pair in dice]
+    reactions = [srs_checks.check(3, pair) for pair in dice]
     for action in actions:
         for reaction in reactions:
-            srs.contest(action, reaction)
+            srs_checks.contest(action, reaction)
 
 
 def check_chances_for_all_difficulties():
     for difficulty in range(2, 20):
-        srs.check_chances(3, modifier=1, difficulty=difficulty)
+        srs_odds.check_chances(3, modifier=1, difficulty=difficulty)
 
 
 def parse_all_commands():
     for _ in range(PARSE_ROUNDS):
         for command in COMMANDS:
-            srs.parse_command(command)
+            srs_commands.parse_command(command)
 
 
 def roll_all_commands():
     for _ in range(PARSE_ROUNDS):
         for command, faces in COMMANDS_WITH_FACES:
-            srs.roll_command(command, faces)
+            srs_commands.roll_command(command, faces)
 
 
 def parse_mixed_commands():
     for _ in range(MIXED_ROUNDS):
         for command, _faces in MIXED_COMMANDS_WITH_FACES:
-            srs.parse_command(command)
+            srs_commands.parse_command(command)
 
 
 def roll_mixed_commands():
     for _ in range(MIXED_ROUNDS):
         for command, faces in MIXED_COMMANDS_WITH_FACES:
-            srs.roll_command(command, faces)
+            srs_commands.roll_command(command, faces)
 
 
 def roll_mixed_commands_at_random():
     for _ in range(MIXED_ROUNDS):
         for command, _faces in MIXED_COMMANDS_WITH_FACES:
-            srs.roll_command_random(command)
+            srs_commands.roll_command_random(command)
 
 
 def main():

@@ -6,8 +6,8 @@ import pytest
 from django.db import connection
 from playwright.sync_api import expect
 
-from sessions_app import dice_proof
 from sessions_app.models import DiceEpoch, DiceReservation, Roll
+from sessions_app.rules import dice_proof
 from sessions_app.services.dice import dice_commit_ahead
 from tests.browser.pages import room_page
 from tests.factories import (

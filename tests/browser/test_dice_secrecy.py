@@ -7,8 +7,8 @@ import contextlib
 import pytest
 from playwright.sync_api import Error, expect
 
-from sessions_app import dice_proof
 from sessions_app.models import DiceEpoch, Roll, TimelineEvent
+from sessions_app.rules import dice_proof
 from sessions_app.services.dice import dice_commit_ahead
 from tests.browser.pages import logged_in
 from tests.factories import (

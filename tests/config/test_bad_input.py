@@ -13,12 +13,6 @@ pytestmark = pytest.mark.django_db
 HUGE = "9" * 25
 
 
-@pytest.fixture
-def player_client(client, player):
-    client.force_login(player)
-    return client
-
-
 def test_an_id_past_any_column_answers_400(player_client):
     response = player_client.get(f"/sessions/{HUGE}/")
 

@@ -1,8 +1,9 @@
-"""Fixtures the match tests share: two players' PCs in the session and the GM's NPC."""
+"""Fixtures the match tests share: two players' PCs in the session and the GM's NPC (the
+second player and the two seats of a match are tests/conftest.py's)."""
 
 import pytest
 
-from tests.factories import CharacterFactory, MembershipFactory, UserFactory
+from tests.factories import CharacterFactory
 
 
 @pytest.fixture
@@ -10,11 +11,6 @@ def pc(session, player):
     character = CharacterFactory(table=session.table, owner=player, name="Aki")
     session.characters.add(character)
     return character
-
-
-@pytest.fixture
-def second_player(session):
-    return MembershipFactory(table=session.table, user=UserFactory(username="ren")).user
 
 
 @pytest.fixture

@@ -2,22 +2,11 @@
 
 import json
 
-import pytest
-
 from minigames import services
-from minigames.services import SeatSpec
-from sessions_app import dice_proof, log_export
+from sessions_app import log_export
 from sessions_app.models import TimelineEvent
+from sessions_app.rules import dice_proof
 from sessions_app.services.logs import log_import
-from tests.factories import CharacterFactory
-
-
-@pytest.fixture
-def seats(session, player, second_player):
-    aki = CharacterFactory(table=session.table, owner=player, name="Aki")
-    ren = CharacterFactory(table=session.table, owner=second_player, name="Ren")
-    session.characters.add(aki, ren)
-    return [SeatSpec(aki), SeatSpec(ren)]
 
 
 def _proof(proof: dict, commit: dict) -> dice_proof.RollProof:
@@ -34,8 +23,10 @@ def _proof(proof: dict, commit: dict) -> dice_proof.RollProof:
     )
 
 
-def test_match_seed_is_hidden_while_playing_and_verifies_after(session, player, seats):
-    match = services.match_create(session=session, by=player, seats=seats, dice_value="3c" * 16)
+def test_match_seed_is_hidden_while_playing_and_verifies_after(session, player, seat_specs):
+    match = services.match_create(
+        session=session, by=player, seats=seat_specs, dice_value="3c" * 16
+    )
 
     started = TimelineEvent.objects.get(kind="match_started").payload["proof"]
     assert set(started) == {"epoch", "index", "value", "value_source"}
@@ -52,15 +43,19 @@ def test_match_seed_is_hidden_while_playing_and_verifies_after(session, player, 
     assert finished["draws"] == [[1, 2**62]]
 
 
-def test_match_with_a_chosen_seed_takes_no_key(session, player, seats):
-    services.match_create(session=session, by=player, seats=seats, seed=11)
+def test_match_with_a_chosen_seed_takes_no_key(session, player, seat_specs):
+    services.match_create(session=session, by=player, seats=seat_specs, seed=11)
 
     assert "proof" not in TimelineEvent.objects.get(kind="match_started").payload
     assert not session.dice_epochs.exists()
 
 
-def test_finished_match_with_a_seed_of_2_to_the_62_exports_and_imports(session, gm, player, seats):
-    match = services.match_create(session=session, by=player, seats=seats, dice_value="3c" * 16)
+def test_finished_match_with_a_seed_of_2_to_the_62_exports_and_imports(
+    session, gm, player, seat_specs
+):
+    match = services.match_create(
+        session=session, by=player, seats=seat_specs, dice_value="3c" * 16
+    )
     services.match_move(match_id=match.pk, by=player, action={"type": "resign"}, version=0)
     viewer = log_export.log_viewer(session=session, user=gm)
 

@@ -12,7 +12,6 @@ from minigames.services import SeatSpec
 from sessions_app.models import GameSession, Phase, TimelineEvent
 from sessions_app.services.experience import session_close
 from sessions_app.services.play import phase_advance
-from tests.factories import CharacterFactory, MembershipFactory, UserFactory
 
 SETUP = {
     "type": "setup",
@@ -21,13 +20,7 @@ SETUP = {
 }
 
 
-@pytest.fixture
-def pcs(session, player):
-    ren = MembershipFactory(table=session.table, user=UserFactory(username="ren")).user
-    aki = CharacterFactory(table=session.table, owner=player, name="Aki")
-    ren_pc = CharacterFactory(table=session.table, owner=ren, name="Ren")
-    session.characters.add(aki, ren_pc)
-    return aki, ren_pc
+# pcs, Aki and Ren taking part in the session, is tests/conftest.py's.
 
 
 def _match(session, by, pcs):

@@ -1,12 +1,12 @@
 """Match pages and moves over HTTP: who may see and who may play."""
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from minigames import services
 from minigames.models import Match, MatchMove
 from minigames.services import SeatSpec
+from tests.clients import signed_in_client as _client
 from tests.factories import CharacterFactory, MembershipFactory, UserFactory, on_stage
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -21,16 +21,7 @@ def _two_players(session, player):
     return aki, ren
 
 
-@pytest.fixture
-def match(session, gm, player):
-    aki, ren = _two_players(session, player)
-    return services.match_create(session=session, by=gm, seats=[SeatSpec(aki), SeatSpec(ren)])
-
-
-def _client(user):
-    client = Client()
-    client.force_login(user)
-    return client
+# The match most tests play, of the same two, is tests/conftest.py's match.
 
 
 def _setup_post(version):
@@ -56,10 +47,6 @@ def test_match_detail_member_watches(match, gm):
 
     assert b"watching" in response.content
     assert b"setup-form" not in response.content
-
-
-def test_match_detail_outsider_404(match, outsider):
-    assert _client(outsider).get(reverse("match_detail", args=[match.pk])).status_code == 404
 
 
 def test_match_move_setup_from_form(match, player):

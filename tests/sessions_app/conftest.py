@@ -1,20 +1,31 @@
-"""Fixtures most session tests share: a second player, the two players' PCs in the cast,
-the opening of main play and a scene running in it."""
+"""Fixtures most session tests share: the two players' PCs in the cast and the GM's NPC,
+the opening of main play and a scene running in it, the GM's signed-in client, and a
+guest invite with an empty cache (the second player is tests/conftest.py's)."""
 
 import pytest
+from django.core.cache import cache
 
 from sessions_app.services.scenes import scene_start
-from tests.factories import MembershipFactory, UserFactory, cast_member, main_play_start
+from sessions_app.services.tables import invite_create
+from tests.factories import CharacterFactory, cast_member, main_play_start
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers",
+        "pc_fields(**fields): the fields the pc fixture's Aki is made with instead "
+        "(slot=None: taking part without a PC slot)",
+    )
 
 
 @pytest.fixture
-def second_player(session):
-    return MembershipFactory(table=session.table, user=UserFactory(username="ren")).user
-
-
-@pytest.fixture
-def pc(session, player):
-    return cast_member(session, player, name="Aki", slot=1)
+def pc(request, session, player):
+    """The player's Aki, taking part as PC1. A module or test marked
+    `pytest.mark.pc_fields(...)` gets Aki made with those fields instead: slot=None, no PC
+    slot; judgement_values={...}, other values than the factory's Strength 3."""
+    marker = request.node.get_closest_marker("pc_fields")
+    fields = {"slot": 1, **(marker.kwargs if marker else {})}
+    return cast_member(session, player, name="Aki", **fields)
 
 
 @pytest.fixture
@@ -37,3 +48,28 @@ def scene(opening, gm, pc):
         place="The inn",
         purpose="To meet the contact",
     )
+
+
+@pytest.fixture
+def npc(session, gm):
+    return CharacterFactory(table=session.table, owner=gm, kind="npc", name="Librarian")
+
+
+@pytest.fixture
+def gm_client(client, gm):
+    client.force_login(gm)
+    return client
+
+
+@pytest.fixture
+def empty_cache():
+    """A cache emptied before and after the test (the sign-up and guest-join limits count
+    in it); modules that need it mark themselves with usefixtures."""
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def guest_invite(table, gm):
+    return invite_create(table=table, by=gm, allows_guests=True)

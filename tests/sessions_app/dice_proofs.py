@@ -1,6 +1,6 @@
 """Check an event's published dice proof as a viewer would, from the timeline alone."""
 
-from sessions_app import dice_proof
+from sessions_app.rules import dice_proof
 
 
 def verified(session, event) -> list[int]:

@@ -4,7 +4,7 @@ import pytest
 
 from sessions_app.models import ActionKey, Roll, TimelineEvent
 from sessions_app.services.action_keys import action_key_clean
-from tests.sessions_app.test_room_views import HTMX, _url, gm_client, player_client  # noqa: F401
+from tests.sessions_app.test_room_views import HTMX, _url
 
 pytestmark = pytest.mark.django_db
 
@@ -15,7 +15,7 @@ def _chat_lines():
     return TimelineEvent.objects.filter(kind="chat").count()
 
 
-def test_chat_sent_twice_with_one_key_is_one_line(player_client, session):  # noqa: F811
+def test_chat_sent_twice_with_one_key_is_one_line(player_client, session):
     data = {"text": "Hello", "say_as": "ooc", "action_key": KEY}
 
     first = player_client.post(_url("chat_post", session), data, **HTMX)
@@ -25,7 +25,7 @@ def test_chat_sent_twice_with_one_key_is_one_line(player_client, session):  # no
     assert _chat_lines() == 1
 
 
-def test_chat_lines_with_their_own_keys_are_all_kept(player_client, session):  # noqa: F811
+def test_chat_lines_with_their_own_keys_are_all_kept(player_client, session):
     for key in (KEY, KEY[::-1]):
         player_client.post(
             _url("chat_post", session), {"text": "Hi", "say_as": "ooc", "action_key": key}, **HTMX
@@ -34,7 +34,7 @@ def test_chat_lines_with_their_own_keys_are_all_kept(player_client, session):  #
     assert _chat_lines() == 2
 
 
-def test_refused_action_leaves_its_key_for_the_corrected_retry(player_client, session):  # noqa: F811
+def test_refused_action_leaves_its_key_for_the_corrected_retry(player_client, session):
     player_client.post(_url("roll_box", session), {"text": "9Z9", "action_key": KEY}, **HTMX)
     assert not ActionKey.objects.exists()
 
@@ -44,7 +44,7 @@ def test_refused_action_leaves_its_key_for_the_corrected_retry(player_client, se
     assert Roll.objects.count() == 1
 
 
-def test_roll_box_retry_rolls_once(gm_client, session):  # noqa: F811
+def test_roll_box_retry_rolls_once(gm_client, session):
     for _ in range(3):
         gm_client.post(_url("roll_box", session), {"text": "2D6", "action_key": KEY}, **HTMX)
 

@@ -11,7 +11,6 @@ the database and a draw of dice locks rows first, and those are added to them.
 import pytest
 from django.conf import settings
 from django.db import connection
-from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
@@ -22,7 +21,12 @@ from sessions_app.services.scenes import scene_start
 from tests.factories import CharacterFactory, main_play_start
 from tests.pictures import picture_bytes
 
-pytestmark = pytest.mark.django_db
+# The pc fixture's Aki (tests/sessions_app/conftest.py) has Strength 5 and takes part
+# without a PC slot.
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.pc_fields(slot=None, judgement_values={"Strength": 5}),
+]
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 STATEMENTS = ("SELECT", "INSERT", "UPDATE", "DELETE")
@@ -42,15 +46,6 @@ def _beyond_sqlite(locks: int = 0) -> int:
 
 
 @pytest.fixture
-def pc(session, player):
-    character = CharacterFactory(
-        table=session.table, owner=player, name="Aki", judgement_values={"Strength": 5}
-    )
-    session.characters.add(character)
-    return character
-
-
-@pytest.fixture
 def aki_on_stage(session, gm, pc):
     main_play_start(session, gm)
     scene_start(
@@ -61,13 +56,6 @@ def aki_on_stage(session, gm, pc):
         purpose="To find out what happened",
     )
     return pc
-
-
-@pytest.fixture
-def player_client(player):
-    client = Client()
-    client.force_login(player)
-    return client
 
 
 class Counted:

@@ -5,23 +5,13 @@ from django.test import Client
 from django.urls import reverse
 
 from sessions_app.services.scenes import scene_start
-from tests.factories import CharacterFactory, main_play_start
+from tests.factories import main_play_start
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
-@pytest.fixture
-def pc(session, player):
-    character = CharacterFactory(table=session.table, owner=player, name="Aki")
-    session.characters.add(character)
-    return character
-
-
-@pytest.fixture
-def player_client(player):
-    client = Client()
-    client.force_login(player)
-    return client
+# The pc fixture's Aki (tests/sessions_app/conftest.py) takes part without a PC slot.
+pytestmark = pytest.mark.pc_fields(slot=None)
 
 
 def _remove(client, session, pc, **extra):

@@ -5,7 +5,6 @@ import json
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.test import Client
 from django.urls import reverse
 
 from sessions_app.models import Character
@@ -15,6 +14,7 @@ from sessions_app.services.ccfolia import (
     character_ccfolia_export,
     character_ccfolia_import,
 )
+from tests.clients import signed_in_client as _client
 from tests.factories import CharacterFactory, MembershipFactory, UserFactory
 
 VALUE_NAMES = ["Strength", "Reflexes", "Senses", "Intellect", "Spirit", "Empathy"]
@@ -78,12 +78,6 @@ HOKANJO_SAMPLE = {
 
 def _paste(document) -> str:
     return json.dumps(document, ensure_ascii=False)
-
-
-def _client(user):
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def test_read_fills_judgement_values_by_label_in_either_language():

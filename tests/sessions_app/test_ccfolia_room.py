@@ -9,7 +9,6 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.files.storage import default_storage
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.test import Client
 from django.urls import reverse
 
 from sessions_app.models import (
@@ -31,6 +30,7 @@ from tests.ccfolia_exports import (
     scene,
     zip_of,
 )
+from tests.clients import signed_in_client as _client
 from tests.factories import CharacterFactory
 from tests.pictures import picture_bytes
 from tests.sounds import wav_bytes
@@ -290,12 +290,6 @@ def test_refusal_after_pictures_were_checked_leaves_no_file_behind(table, gm):
         _import(table, gm, data)
 
     assert _nothing_written()
-
-
-def _client(user):
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def _upload(data: bytes, name="月曜卓.zip"):

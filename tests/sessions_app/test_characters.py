@@ -7,6 +7,7 @@ from django.urls import reverse
 
 from sessions_app.models import Character
 from sessions_app.services.characters import character_create, character_update
+from tests.clients import signed_in_client as _client
 
 
 def test_character_create_keeps_resources(table, player, player_membership):
@@ -68,31 +69,11 @@ def services_profile(table):
 
 
 # Who sees and edits sheets: outsiders find nothing, players their own PCs, the GM all of them
+# (the plain refusals, by status alone, are rows of tests/test_access_table.py); table_aki
+# and table_npc are tests/conftest.py's, made through the character service.
 
 
-@pytest.fixture
-def npc(table, gm):
-    return character_create(table=table, by=gm, name="Librarian", kind=Character.Kind.NPC)
-
-
-@pytest.fixture
-def aki(table, player, player_membership):
-    return character_create(table=table, by=player, name="Aki")
-
-
-def _client(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
-def test_character_list_outsider_gets_404(table, outsider):
-    response = _client(outsider).get(reverse("character_list", args=[table.pk]))
-
-    assert response.status_code == 404
-
-
-def test_character_list_player_sees_pcs_only(table, player, aki, npc):
+def test_character_list_player_sees_pcs_only(table, player, table_aki, table_npc):
     response = _client(player).get(reverse("character_list", args=[table.pk]))
 
     assert response.status_code == 200
@@ -100,53 +81,17 @@ def test_character_list_player_sees_pcs_only(table, player, aki, npc):
     assert "Librarian" not in response.content.decode()
 
 
-def test_character_list_gm_sees_npcs_too(table, gm, aki, npc):
+def test_character_list_gm_sees_npcs_too(table, gm, table_aki, table_npc):
     response = _client(gm).get(reverse("character_list", args=[table.pk]))
 
     assert "Aki" in response.content.decode()
     assert "Librarian" in response.content.decode()
 
 
-def test_character_new_npc_by_player_forbidden(table, player, player_membership):
-    response = _client(player).get(reverse("character_new", args=[table.pk]) + "?kind=npc")
-
-    assert response.status_code == 403
-
-
-def test_character_new_by_outsider_gets_404(table, outsider):
-    response = _client(outsider).get(reverse("character_new", args=[table.pk]))
-
-    assert response.status_code == 404
-
-
-def test_character_edit_by_outsider_gets_404(aki, outsider):
-    response = _client(outsider).get(reverse("character_edit", args=[aki.pk]))
-
-    assert response.status_code == 404
-
-
-def test_character_edit_of_an_npc_by_player_gets_404(npc, player, player_membership):
-    response = _client(player).get(reverse("character_edit", args=[npc.pk]))
-
-    assert response.status_code == 404
-
-
-def test_character_edit_gm_reads_a_pc_but_may_not_save_it(aki, gm):
+def test_character_edit_gm_reads_a_pc_but_may_not_save_it(table_aki, gm):
     client = _client(gm)
 
-    assert client.get(reverse("character_edit", args=[aki.pk])).status_code == 200
-    response = client.post(reverse("character_edit", args=[aki.pk]), {"name": "Renamed"})
+    assert client.get(reverse("character_edit", args=[table_aki.pk])).status_code == 200
+    response = client.post(reverse("character_edit", args=[table_aki.pk]), {"name": "Renamed"})
     assert response.status_code == 403
-    assert Character.objects.get(pk=aki.pk).name == "Aki"
-
-
-def test_profile_edit_by_player_forbidden(table, player, player_membership):
-    response = _client(player).get(reverse("profile_edit", args=[table.pk]))
-
-    assert response.status_code == 403
-
-
-def test_profile_edit_by_outsider_gets_404(table, outsider):
-    response = _client(outsider).get(reverse("profile_edit", args=[table.pk]))
-
-    assert response.status_code == 404
+    assert Character.objects.get(pk=table_aki.pk).name == "Aki"

@@ -9,8 +9,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import translation
 
-from sessions_app import srs
 from sessions_app.models import CheckRequest, Contest, Roll, TimelineEvent
+from sessions_app.rules import srs_checks, srs_odds
 from sessions_app.selectors.stats import dice_rows_for_session
 from sessions_app.selectors.timeline import visible_events
 from sessions_app.services import checks as check_services
@@ -134,7 +134,7 @@ def test_check_roll_by_owner_follows_rules(session, gm, player, pc):
         request_id=request.pk, by=player, declared_modifiers=[("Climbing gear", 2)], dice=(3, 1)
     )
 
-    expected = srs.check(5, (3, 1), modifier=3, difficulty=10)
+    expected = srs_checks.check(5, (3, 1), modifier=3, difficulty=10)
     assert roll.result == expected.to_dict()
     assert roll.result["achievement"] == 12
     assert [m["amount"] for m in roll.modifiers] == [1, 2]
@@ -466,7 +466,7 @@ def test_contest_open_asks_action_side_first(session, gm, pc, pc2):
     assert _side(contest, "action").status == "pending"
     assert _side(contest, "reaction").status == "waiting"
     opened = TimelineEvent.objects.get(kind="contest_opened")
-    expected = srs.contest_chance(5, 4)
+    expected = srs_odds.contest_chance(5, 4)
     assert opened.payload["action_chance"] == f"{expected.numerator}/{expected.denominator}"
 
 
@@ -488,7 +488,7 @@ def test_contest_full_flow_higher_achievement_wins(session, gm, player, second_p
     assert (contest.status, contest.winner, contest.reason) == (
         "done",
         "action",
-        srs.REASON_HIGHER_ACHIEVEMENT,
+        srs_checks.REASON_HIGHER_ACHIEVEMENT,
     )
     assert TimelineEvent.objects.get(kind="contest_decided").payload["winner_character"] == "Aki"
 
@@ -500,7 +500,7 @@ def test_contest_tie_goes_to_reaction(session, gm, player, second_player, pc, pc
     check_roll(request_id=_side(contest, "reaction").pk, by=second_player, dice=(3, 4))
 
     contest.refresh_from_db()
-    assert (contest.winner, contest.reason) == ("reaction", srs.REASON_TIE_REACTION_PRIORITY)
+    assert (contest.winner, contest.reason) == ("reaction", srs_checks.REASON_TIE_REACTION_PRIORITY)
 
 
 def test_contest_action_fumble_ends_without_reaction_roll(session, gm, player, pc, pc2):
@@ -509,7 +509,7 @@ def test_contest_action_fumble_ends_without_reaction_roll(session, gm, player, p
     check_roll(request_id=_side(contest, "action").pk, by=player, dice=(1, 1))
 
     contest.refresh_from_db()
-    assert (contest.winner, contest.reason) == ("reaction", srs.REASON_ACTION_FUMBLE)
+    assert (contest.winner, contest.reason) == ("reaction", srs_checks.REASON_ACTION_FUMBLE)
     assert _side(contest, "reaction").status == "skipped"
 
 
@@ -600,7 +600,7 @@ def test_gm_answers_for_an_npc_reaction_side_that_cannot_roll(session, gm, playe
         request_id=_side(contest, "reaction").pk, by=gm, declared_modifiers=[("Watchdog", 6)]
     )
 
-    assert (contest.winner, contest.reason) == ("reaction", srs.REASON_TIE_REACTION_PRIORITY)
+    assert (contest.winner, contest.reason) == ("reaction", srs_checks.REASON_TIE_REACTION_PRIORITY)
 
 
 def test_rolled_check_cannot_be_answered_without_dice(session, gm, player, pc):
@@ -622,7 +622,7 @@ def test_contest_side_overrides_critical_and_fumble(session, gm, player, second_
     assert (action.critical, action.fumble, reaction.critical, reaction.fumble) == (11, 3, 12, 4)
     opened = TimelineEvent.objects.get(kind="contest_opened").payload
     assert (opened["action"]["critical"], opened["reaction"]["fumble"]) == (11, 4)
-    expected = srs.contest_chance(
+    expected = srs_odds.contest_chance(
         5, 4, action_critical=11, action_fumble=3, reaction_critical=12, reaction_fumble=4
     )
     assert opened["action_chance"] == f"{expected.numerator}/{expected.denominator}"
@@ -631,7 +631,7 @@ def test_contest_side_overrides_critical_and_fumble(session, gm, player, second_
     check_roll(request_id=reaction.pk, by=second_player, dice=(2, 2))
 
     contest.refresh_from_db()
-    assert (contest.winner, contest.reason) == ("action", srs.REASON_REACTION_FUMBLE)
+    assert (contest.winner, contest.reason) == ("action", srs_checks.REASON_REACTION_FUMBLE)
 
 
 def test_contest_uses_the_table_profile_critical_and_fumble(session, gm, player, pc, pc2):
@@ -642,7 +642,7 @@ def test_contest_uses_the_table_profile_critical_and_fumble(session, gm, player,
     check_roll(request_id=_side(contest, "action").pk, by=player, dice=(1, 2))
 
     contest.refresh_from_db()
-    assert (contest.winner, contest.reason) == ("reaction", srs.REASON_ACTION_FUMBLE)
+    assert (contest.winner, contest.reason) == ("reaction", srs_checks.REASON_ACTION_FUMBLE)
 
 
 def test_contest_side_critical_beyond_2d6_refused(session, gm, pc, pc2):

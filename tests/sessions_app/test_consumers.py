@@ -6,9 +6,7 @@ import re
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.conf import settings
 from django.db import transaction
-from django.test import Client
 
 from config.asgi import application
 from sessions_app.live.consumers import CLOSE_NOT_A_MEMBER
@@ -16,15 +14,10 @@ from sessions_app.models import Membership, TimelineEvent
 from sessions_app.services.chat import chat_post
 from sessions_app.services.checks import check_request, check_roll, gm_roll
 from sessions_app.services.timeline import timeline_append
+from tests.clients import session_cookie as _session_cookie
+from tests.clients import socket_frames as _frames
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
-
-
-@sync_to_async
-def _session_cookie(user) -> str:
-    client = Client()
-    client.force_login(user)
-    return f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
 
 
 async def _communicator(user, session, *, origin=b"http://localhost"):
@@ -32,20 +25,6 @@ async def _communicator(user, session, *, origin=b"http://localhost"):
     if user is not None:
         headers.append((b"cookie", (await _session_cookie(user)).encode()))
     return WebsocketCommunicator(application, f"/ws/sessions/{session.pk}/", headers=headers)
-
-
-async def _frames(communicator, *, timeout=0.5) -> list[str]:
-    """Collect every text frame that arrives before the socket stays quiet for `timeout`."""
-    # receive_output() cancels the application when it times out; receive_nothing() does not.
-    frames = []
-    while not await communicator.receive_nothing(timeout=timeout):
-        output = await communicator.receive_output()
-        if output["type"] == "websocket.send":
-            frames.append(output["text"])
-        elif output["type"] == "websocket.close":
-            frames.append(f"<closed {output.get('code')}>")
-            return frames
-    return frames
 
 
 async def _until_synced(communicator, *, timeout=30.0) -> list[str]:

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.test import Client
 from django.urls import reverse
 
-from sessions_app import dice_proof, log_export
+from sessions_app import log_export
 from sessions_app.models import DiceEpoch, Roll, TimelineEvent
+from sessions_app.rules import dice_proof
 from sessions_app.selectors.timeline import visible_events
 from sessions_app.services import dice as dice_service
 from sessions_app.services.checks import (
@@ -27,19 +27,16 @@ from sessions_app.services.checks import (
 from sessions_app.services.dice import dice_commit_ahead, dice_reserve
 from sessions_app.services.logs import log_import
 from sessions_app.services.palette import box_send
+from tests.clients import signed_in_client as _client
 from tests.factories import CharacterFactory
 from tests.sessions_app.dice_proofs import verified
 
 BROWSER_VALUE = "5a" * 16
 
 
-@pytest.fixture
-def pc(session, player):
-    character = CharacterFactory(
-        table=session.table, owner=player, name="Aki", judgement_values={"Strength": 5}
-    )
-    session.characters.add(character)
-    return character
+# The pc fixture's Aki (tests/sessions_app/conftest.py) has Strength 5 and takes part
+# without a PC slot.
+pytestmark = pytest.mark.pc_fields(slot=None, judgement_values={"Strength": 5})
 
 
 @pytest.fixture
@@ -277,12 +274,6 @@ def test_tampered_export_refused_by_import_and_verifier(tmp_path, exported, gm, 
 
 
 # --------------------------------------------------------------------------- the forms' values
-
-
-def _client(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def test_roll_box_passes_the_browsers_value_on(session, player):

@@ -10,11 +10,11 @@ import random
 
 import pytest
 
-from sessions_app import dice_grammar, srs
+from sessions_app.rules import dice_grammar, srs_checks, srs_commands
 
 
 def roll(text, faces):
-    return srs.roll_command(text, faces)
+    return srs_commands.roll_command(text, faces)
 
 
 # --------------------------------------------------------------------------- sums
@@ -413,8 +413,8 @@ def test_repeat_of_a_choice():
     ],
 )
 def test_secret_prefix_on_every_kind(secret, open_text):
-    assert srs.parse_command(secret).secret is True
-    assert srs.parse_command(open_text).secret is False
+    assert srs_commands.parse_command(secret).secret is True
+    assert srs_commands.parse_command(open_text).secret is False
 
 
 # --------------------------------------------------------------------------- limits and refusals
@@ -424,7 +424,7 @@ def test_secret_prefix_on_every_kind(secret, open_text):
     "text", ["200D6", "1D10000", "200B6", "2B10000", "200U6[6]", "x50 200D6", "x100 1D6"]
 )
 def test_bcdice_limits_are_allowed(text):
-    srs.parse_command(text)
+    srs_commands.parse_command(text)
 
 
 @pytest.mark.parametrize(
@@ -465,8 +465,8 @@ def test_bcdice_limits_are_allowed(text):
     ],
 )
 def test_refusals(text, message):
-    with pytest.raises(srs.CommandError, match=message):
-        srs.parse_command(text)
+    with pytest.raises(srs_commands.CommandError, match=message):
+        srs_commands.parse_command(text)
 
 
 def test_dice_limit_counts_rerolls_at_roll_time():
@@ -475,8 +475,8 @@ def test_dice_limit_counts_rerolls_at_roll_time():
             return 2
 
     # Every die shows the threshold again, so only the limit ends the rerolls.
-    with pytest.raises(srs.CommandError, match="more than 10000 dice"):
-        srs.roll_command_random("1U6[2]", AlwaysTwo())
+    with pytest.raises(srs_commands.CommandError, match="more than 10000 dice"):
+        srs_commands.roll_command_random("1U6[2]", AlwaysTwo())
 
 
 # --------------------------------------------------------------------------- round trips
@@ -497,7 +497,7 @@ def test_dice_limit_counts_rerolls_at_roll_time():
 def test_every_kind_survives_json_round_trip(text, faces):
     result = roll(text, faces)
 
-    assert srs.CommandResult.from_dict(json.loads(json.dumps(result.to_dict()))) == result
+    assert srs_commands.CommandResult.from_dict(json.loads(json.dumps(result.to_dict()))) == result
 
 
 def test_stored_faces_cannot_be_swapped_for_another_choice():
@@ -505,7 +505,7 @@ def test_stored_faces_cannot_be_swapped_for_another_choice():
     data["detail"]["chosen"] = ["c"]
 
     with pytest.raises(ValueError, match="detail"):
-        srs.CommandResult.from_dict(data)
+        srs_commands.CommandResult.from_dict(data)
 
 
 def test_random_rolls_draw_through_one_function(monkeypatch):
@@ -515,10 +515,10 @@ def test_random_rolls_draw_through_one_function(monkeypatch):
         calls.append((count, sides))
         return [sides] * count if sides != 6 else [1] * count
 
-    monkeypatch.setattr(srs, "draw_faces", recording_draw)
-    srs.roll_command_random("2D6+1D20")
-    srs.roll_command_random("2B8")
-    srs.roll_command_random("x2 D66")
+    monkeypatch.setattr(srs_checks, "draw_faces", recording_draw)
+    srs_commands.roll_command_random("2D6+1D20")
+    srs_commands.roll_command_random("2B8")
+    srs_commands.roll_command_random("x2 D66")
 
     assert calls == [(2, 6), (1, 20), (2, 8), (2, 6), (2, 6)]
 
@@ -527,7 +527,7 @@ def test_random_rolls_match_the_same_faces_given():
     twin = random.Random(9)
     faces = [twin.randint(1, sides) for sides in (6, 6, 20)]
 
-    assert srs.roll_command_random("2D6+1D20", random.Random(9)) == roll("2D6+1D20", faces)
+    assert srs_commands.roll_command_random("2D6+1D20", random.Random(9)) == roll("2D6+1D20", faces)
 
 
 def test_comparison_operator_follows_bcdice_normalize():
@@ -541,7 +541,7 @@ def test_comparison_operator_follows_bcdice_normalize():
 
 
 def test_repeated_check_keeps_the_table_s_critical_through_a_round_trip():
-    result = srs.roll_command("x2 2D6>=20", [5, 6, 1, 2], critical=11, fumble=3)
+    result = srs_commands.roll_command("x2 2D6>=20", [5, 6, 1, 2], critical=11, fumble=3)
 
     assert [each["check"]["outcome"] for each in result.detail["rolls"]] == ["critical", "fumble"]
-    assert srs.CommandResult.from_dict(json.loads(json.dumps(result.to_dict()))) == result
+    assert srs_commands.CommandResult.from_dict(json.loads(json.dumps(result.to_dict()))) == result

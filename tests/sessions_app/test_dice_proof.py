@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from sessions_app import dice_proof
-from sessions_app.dice_proof import DiceSource, ProofError, RollProof
+from sessions_app.rules import dice_proof
+from sessions_app.rules.dice_proof import DiceSource, ProofError, RollProof
 
 MASTER = bytes(range(32))
 OTHER_MASTER = bytes(range(1, 33))

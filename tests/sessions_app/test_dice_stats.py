@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sessions_app import dice_stats
-from sessions_app.dice_stats import DiceRow
+from sessions_app.rules import dice_stats
+from sessions_app.rules.dice_stats import DiceRow
 
 # The fixture, worked by hand from the 36 equally likely 2D6 outcomes. Ways per total:
 # 2:1 3:2 4:3 5:4 6:5 7:6 8:5 9:4 10:3 11:2 12:1.

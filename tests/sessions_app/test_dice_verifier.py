@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 from django.core.exceptions import ValidationError
 
-from sessions_app import dice_proof, log_export
+from sessions_app import log_export
 from sessions_app.models import DiceEpoch
+from sessions_app.rules import dice_proof
 from sessions_app.services import dice as dice_service
 from sessions_app.services.checks import (
     check_request,

@@ -46,15 +46,6 @@ CATALOGUE = [
 
 
 @pytest.fixture
-def afterplay(session, table, player):
-    GameSession.objects.filter(pk=session.pk).update(phase=Phase.AFTER_PLAY)
-    session.refresh_from_db()
-    # Experience goes to those who played: the player's PC took part.
-    session.characters.add(CharacterFactory(table=table, owner=player, name="Played"))
-    return session
-
-
-@pytest.fixture
 def profile(table, player_membership):
     profile = standard_profile()
     profile.pk = None

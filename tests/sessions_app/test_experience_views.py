@@ -1,10 +1,8 @@
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from sessions_app.models import (
     ExperienceEntry,
-    GameSession,
     GrowthRequest,
     Phase,
     RulesProfile,
@@ -20,40 +18,8 @@ from sessions_app.services.experience import (
 from tests.factories import CharacterFactory, MembershipFactory, UserFactory, standard_profile
 
 
-@pytest.fixture
-def gm_client(client, gm):
-    client.force_login(gm)
-    return client
-
-
-@pytest.fixture
-def player_client(player):
-    client = Client()
-    client.force_login(player)
-    return client
-
-
-@pytest.fixture
-def afterplay(session, table, player):
-    GameSession.objects.filter(pk=session.pk).update(phase=Phase.AFTER_PLAY)
-    session.refresh_from_db()
-    session.characters.add(CharacterFactory(table=table, owner=player, name="Played"))
-    return session
-
-
 def balance(table, person):
     return balance_of(game=table_game(table=table), user=person)
-
-
-@pytest.fixture
-def awarded(afterplay, gm, player):
-    experience_award_session(
-        session=afterplay,
-        by=gm,
-        awards={player.pk: [AwardLine(12, "Goal")], gm.pk: [AwardLine(1, "Ran it")]},
-    )
-    afterplay.refresh_from_db()
-    return afterplay
 
 
 @pytest.fixture
@@ -90,12 +56,6 @@ def test_afterplay_gm_sees_award_form_with_standard_lines(gm_client, afterplay):
     assert response.status_code == 200
     assert b"Reached the scenario" in response.content
     assert b"Confirm the experience" in response.content
-
-
-def test_afterplay_before_afterplay_phase_404(gm_client, session):
-    response = gm_client.get(reverse("afterplay", args=[session.pk]))
-
-    assert response.status_code == 404
 
 
 def test_afterplay_post_writes_ticked_lines_and_free_lines(gm_client, afterplay, gm, player):
@@ -151,12 +111,6 @@ def test_afterplay_player_sees_confirmed_awards(player_client, awarded):
     assert b"Confirm the experience" not in response.content
 
 
-def test_afterplay_outsider_404(client, outsider, afterplay):
-    client.force_login(outsider)
-
-    assert client.get(reverse("afterplay", args=[afterplay.pk])).status_code == 404
-
-
 def test_afterplay_cleanup_close_closes_session(gm_client, awarded):
     response = gm_client.post(
         reverse("afterplay_cleanup", args=[awarded.pk]), {"action": "close", "venue": "on"}
@@ -185,12 +139,6 @@ def test_session_sheet_member_sees_entries_and_print_css(player_client, awarded)
     assert b"Session sheet" in response.content
     assert b"Goal" in response.content
     assert b"Sign off as GM" not in response.content
-
-
-def test_session_sheet_outsider_404(client, outsider, awarded):
-    client.force_login(outsider)
-
-    assert client.get(reverse("session_sheet", args=[awarded.pk])).status_code == 404
 
 
 def test_session_sheet_sign_shows_stamp(gm_client, awarded):
@@ -223,12 +171,6 @@ def test_experience_ledger_table_is_a_labelled_sideways_scrolling_region(player_
         b'class="table-scroll scroll-cue" tabindex="0" role="region"'
         b' aria-label="Your experience ledger (scrolls sideways)"' in page
     )
-
-
-def test_experience_ledger_outsider_404(client, outsider, table):
-    client.force_login(outsider)
-
-    assert client.get(reverse("experience_ledger", args=[table.pk])).status_code == 404
 
 
 def test_experience_ledger_post_asks_the_gm_for_growth_on_own_pc(
@@ -328,18 +270,6 @@ def test_record_sheet_own_visible(player_client, awarded, player):
     assert b"Add a correction" not in response.content
 
 
-def test_record_sheet_of_another_player_404(player_client, awarded, gm):
-    response = player_client.get(reverse("record_sheet", args=[awarded.table_id, gm.pk]))
-
-    assert response.status_code == 404
-
-
-def test_record_sheet_of_someone_outside_the_table_404_even_for_gm(gm_client, awarded, outsider):
-    response = gm_client.get(reverse("record_sheet", args=[awarded.table_id, outsider.pk]))
-
-    assert response.status_code == 404
-
-
 def test_record_sheet_gm_sees_any_member_with_correction_form(gm_client, awarded, player):
     response = gm_client.get(reverse("record_sheet", args=[awarded.table_id, player.pk]))
 
@@ -383,15 +313,6 @@ def test_experience_correct_post_below_zero_shows_error(gm_client, awarded, play
 
     assert response.status_code == 400
     assert balance(awarded.table, player) == 12
-
-
-def test_experience_correct_post_by_player_forbidden(player_client, awarded, player):
-    response = player_client.post(
-        reverse("experience_correct", args=[awarded.table_id, player.pk]),
-        {"amount": "50", "reason": "Me"},
-    )
-
-    assert response.status_code == 403
 
 
 def test_character_sheet_shows_growth_history(player_client, awarded, player, catalogue):

@@ -35,7 +35,7 @@ from tests.factories import (
 )
 
 BROWSER_VALUE = "7e" * 16
-# One command of each family the roll box knows (srs.py, dice_commands.py).
+# One command of each family the roll box knows (rules/srs_commands.py, rules/dice_commands.py).
 COMMAND_FAMILIES = [
     "2D6+1>=8",  # SRS check
     "2D6@11#3",  # SRS check with critical and fumble

@@ -2,7 +2,6 @@
 keeping it with a password."""
 
 import pytest
-from django.core.cache import cache
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
 
@@ -18,16 +17,8 @@ from tests.factories import GameSessionFactory, MembershipFactory, TableFactory,
 NEW_PASSWORD = "a-long-pass-phrase"
 
 
-@pytest.fixture(autouse=True)
-def _empty_cache():
-    cache.clear()
-    yield
-    cache.clear()
-
-
-@pytest.fixture
-def guest_invite(table, gm):
-    return invite_create(table=table, by=gm, allows_guests=True)
+# An empty cache around each test; guest_invite is tests/sessions_app/conftest.py's too.
+pytestmark = pytest.mark.usefixtures("empty_cache")
 
 
 @pytest.fixture
@@ -325,12 +316,6 @@ def test_guest_keep_view_name_clash_says_so(client, guest, player):
 
     assert response.status_code == 400
     assert "already taken" in response.content.decode()
-
-
-def test_guest_keep_view_404_for_ordinary_account(client, player):
-    client.force_login(player)
-
-    assert client.get(reverse("guest_keep")).status_code == 404
 
 
 def test_guest_home_lists_own_table_only(client, guest, table):

@@ -4,7 +4,6 @@ read by its owner and the GM only: every other audience gets the line without th
 import json
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from sessions_app.live import render
@@ -19,10 +18,9 @@ from sessions_app.services.scenes import (
     stage_request_decide,
 )
 from sessions_app.services.timeline import presence_enter
+from tests.clients import signed_in_client as _client
 from tests.factories import (
-    MembershipFactory,
     RulesProfileFactory,
-    UserFactory,
     cast_member,
     main_play_start,
 )
@@ -36,18 +34,13 @@ def _committed(event_id: int) -> TimelineEvent:
 
 
 @pytest.fixture
-def ren(session):
-    return MembershipFactory(table=session.table, user=UserFactory(username="ren")).user
-
-
-@pytest.fixture
 def aki(session, player):
     return cast_member(session, player, name="Aki")
 
 
 @pytest.fixture
-def kagami(session, ren):
-    return cast_member(session, ren, name="Ren Kagami", resources=SECRET_MP)
+def kagami(session, second_player):
+    return cast_member(session, second_player, name="Ren Kagami", resources=SECRET_MP)
 
 
 def _profile(session, **fields):
@@ -56,7 +49,7 @@ def _profile(session, **fields):
 
 
 @pytest.fixture
-def entry_paid(session, gm, ren, aki, kagami):
+def entry_paid(session, gm, second_player, aki, kagami):
     """Ren Kagami pays 3 MP (7432 → 7429) from a hidden MP to enter Aki's scene."""
     _profile(session, entry_condition="cost", entry_cost_resource="MP", entry_cost_amount="3")
     main_play_start(session, gm)
@@ -67,7 +60,7 @@ def entry_paid(session, gm, ren, aki, kagami):
         place="The old library",
         purpose="To find out what happened",
     )
-    request = entry_request(session=session, by=ren, character=kagami)
+    request = entry_request(session=session, by=second_player, character=kagami)
     stage_request_decide(session=session, by=gm, request_id=request.pk, allow=True)
     return session.events.get(kind="entry_condition")
 
@@ -88,20 +81,14 @@ def after_scene_gain(session, gm, aki, kagami):
     return session.events.get(kind="after_scene")
 
 
-def _client(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
 def _has_numbers(text: str) -> bool:
     return "7432" in text
 
 
 def test_hidden_entry_cost_live_numbers_reach_only_its_owner_and_the_gm(
-    session, gm, player, ren, entry_paid
+    session, gm, player, second_player, entry_paid
 ):
-    for n, user in enumerate([gm, player, ren]):
+    for n, user in enumerate([gm, player, second_player]):
         presence_enter(session_id=session.pk, user=user, channel_name=f"c{n}", language="en")
 
     messages = {
@@ -114,8 +101,8 @@ def test_hidden_entry_cost_live_numbers_reach_only_its_owner_and_the_gm(
     shared = messages[live.room_group(session.pk, live.PLAYERS, en)]
     assert "Ren Kagami pays the entry cost from MP" in shared["html"]
     assert not _has_numbers(shared["html"])
-    assert shared["skip"] == [ren.pk]
-    own = messages[live.room_group(session.pk, live.user_audience(ren.pk), en)]
+    assert shared["skip"] == [second_player.pk]
+    own = messages[live.room_group(session.pk, live.user_audience(second_player.pk), en)]
     assert "(7432 → 7429)" in own["html"]
     assert "(7432 → 7429)" in messages[live.room_group(session.pk, live.GM, en)]["html"]
 
@@ -131,17 +118,17 @@ def test_hidden_entry_cost_numbers_withheld_from_spectators(entry_paid):
     "page", ["session_room", "session_review", "session_export_html", "session_export_markdown"]
 )
 def test_hidden_entry_cost_numbers_withheld_from_other_players_pages(
-    session, gm, player, ren, entry_paid, page
+    session, gm, player, second_player, entry_paid, page
 ):
     url = reverse(page, args=[session.pk])
 
     assert not _has_numbers(_client(player).get(url).getvalue().decode())
-    assert _has_numbers(_client(ren).get(url).getvalue().decode())
+    assert _has_numbers(_client(second_player).get(url).getvalue().decode())
     assert _has_numbers(_client(gm).get(url).getvalue().decode())
 
 
 def test_hidden_after_scene_gain_withheld_from_other_players_exports(
-    session, gm, player, ren, after_scene_gain
+    session, gm, player, second_player, after_scene_gain
 ):
     url = reverse("session_export_json", args=[session.pk])
 
@@ -158,19 +145,19 @@ def test_hidden_after_scene_gain_withheld_from_other_players_exports(
     }
     others_page = _client(player).get(reverse("session_review", args=[session.pk]))
     assert "Ren Kagami MP (hidden)" in others_page.content.decode()
-    own = json.loads(_client(ren).get(url).getvalue())["events"]
+    own = json.loads(_client(second_player).get(url).getvalue())["events"]
     (own_row,) = [e["payload"]["rows"][0] for e in own if e["kind"] == "after_scene"]
     assert own_row["before"] == 7432
     assert "key" in next(e for e in own if e["kind"] == "after_scene")["payload"]["proof"]
 
 
 def test_hidden_after_scene_gain_proof_withheld_from_other_players(
-    session, player, ren, after_scene_gain
+    session, player, second_player, after_scene_gain
 ):
     url = reverse("dice_verify", args=[session.pk, after_scene_gain.seq])
 
     assert _client(player).get(url).status_code == 404
-    assert _client(ren).get(url).status_code == 200
+    assert _client(second_player).get(url).status_code == 200
 
 
 def test_hidden_numbers_of_an_imported_log_are_the_gms_alone(session, gm, entry_paid):

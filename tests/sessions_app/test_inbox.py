@@ -4,7 +4,6 @@ list once answered; players have none; the room answers it in place."""
 import re
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from sessions_app.kinds.registry import Panel, kind_folds
@@ -31,18 +30,13 @@ from sessions_app.services.scenes import (
     stage_request_decide,
 )
 from sessions_app.services.timeline import presence_enter
+from tests.clients import signed_in_client as _client
 from tests.factories import GameSessionFactory
 
 
 def _anchors(session) -> list[str]:
     session.refresh_from_db()
     return [item.anchor for item in inbox_items(session)]
-
-
-def _client(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def test_inbox_lists_an_entry_request_until_the_gm_decides(scene, opening, gm, second_player, pc2):

@@ -15,19 +15,10 @@ from sessions_app.services.logs import MAX_BYTES, log_import
 from sessions_app.services.play import phase_advance
 from sessions_app.services.timeline import timeline_append
 from tests.factories import MembershipFactory, UserFactory
-from tests.sessions_app.log_script import PUBLIC, SECRETS, add_chat_lines, play_scripted_session
+from tests.sessions_app.log_script import PUBLIC, SECRETS, add_chat_lines
 
-
-@pytest.fixture
-def other_player(session):
-    """A player of the table who is not the whisper's recipient."""
-    return MembershipFactory(table=session.table, user=UserFactory(username="ren")).user
-
-
-@pytest.fixture
-def played(session, gm, player, other_player):
-    play_scripted_session(session, gm, player)
-    return session
+# The scripted session played, and the second player who is not its whisper's recipient,
+# are tests/conftest.py's played and second_player.
 
 
 def _viewer(session, user):
@@ -56,21 +47,21 @@ def _counts() -> tuple[int, int, int, int]:
 
 
 @pytest.mark.parametrize("fmt", ["json", "markdown", "html"])
-def test_export_for_player_holds_no_hidden_text(played, other_player, fmt):
-    text = _exports(played, other_player)[fmt]
+def test_export_for_player_holds_no_hidden_text(played, second_player, fmt):
+    text = _exports(played, second_player)[fmt]
     for secret in SECRETS.values():
         assert secret not in text
 
 
 @pytest.mark.parametrize("fmt", ["json", "markdown", "html"])
-def test_export_for_player_holds_public_text(played, other_player, fmt):
-    text = _exports(played, other_player)[fmt]
+def test_export_for_player_holds_public_text(played, second_player, fmt):
+    text = _exports(played, second_player)[fmt]
     assert PUBLIC["chat"] in text
     assert PUBLIC["revealed_roll"] in text
 
 
-def test_export_for_player_hides_unrevealed_roll_faces(played, other_player):
-    events = log_export.export_json(viewer=_viewer(played, other_player))["events"]
+def test_export_for_player_hides_unrevealed_roll_faces(played, second_player):
+    events = log_export.export_json(viewer=_viewer(played, second_player))["events"]
     rolls = [event for event in events if event["payload"].get("faces")]
     assert [roll["payload"]["faces"] for roll in rolls] == [[5, 4]]
 
@@ -98,13 +89,13 @@ def test_export_json_for_whisper_recipient_holds_whisper(played, player):
     assert whispers[0]["audience"] == ["player"]
 
 
-def test_export_json_for_player_marked_partial(played, other_player):
-    document = log_export.export_json(viewer=_viewer(played, other_player))
+def test_export_json_for_player_marked_partial(played, second_player):
+    document = log_export.export_json(viewer=_viewer(played, second_player))
     assert (document["complete"], document["view_of"]) == (False, "ren")
 
 
-def test_export_json_for_player_lists_no_npc(played, other_player):
-    document = log_export.export_json(viewer=_viewer(played, other_player))
+def test_export_json_for_player_lists_no_npc(played, second_player):
+    document = log_export.export_json(viewer=_viewer(played, second_player))
     assert [row["name"] for row in document["characters"]] == ["Aki"]
 
 
@@ -155,26 +146,26 @@ def test_session_review_checks_only(played, gm):
     assert kinds == {"check_rolled", "roll_revealed"}
 
 
-def test_session_review_chat_only(played, other_player):
+def test_session_review_chat_only(played, second_player):
     phases, _characters = log_export.session_review(
-        viewer=_viewer(played, other_player), show="chat"
+        viewer=_viewer(played, second_player), show="chat"
     )
     texts = [event.payload["text"] for p in phases for s in p.sections for event in s.events]
     assert texts == [PUBLIC["chat"], PUBLIC["ic"]]
 
 
-def test_session_review_one_character(played, other_player):
+def test_session_review_one_character(played, second_player):
     phases, _characters = log_export.session_review(
-        viewer=_viewer(played, other_player), character="Aki"
+        viewer=_viewer(played, second_player), character="Aki"
     )
     kinds = [event.kind for p in phases for s in p.sections for event in s.events]
     assert kinds == ["character_entered", "chat"]
 
 
-def test_session_review_unknown_character_ignored(played, other_player):
-    everything, _ = log_export.session_review(viewer=_viewer(played, other_player))
+def test_session_review_unknown_character_ignored(played, second_player):
+    everything, _ = log_export.session_review(viewer=_viewer(played, second_player))
     filtered, _ = log_export.session_review(
-        viewer=_viewer(played, other_player), character="Librarian"
+        viewer=_viewer(played, second_player), character="Librarian"
     )
     assert len(filtered) == len(everything)
 
@@ -369,8 +360,8 @@ def test_log_import_round_trip_same_file(played, gm, outsider):
     assert log_export.export_json_text(viewer=_viewer(imported, outsider)) == first
 
 
-def test_log_import_round_trip_partial_same_json(played, gm, other_player, outsider):
-    first = log_export.export_json(viewer=_viewer(played, other_player))
+def test_log_import_round_trip_partial_same_json(played, gm, second_player, outsider):
+    first = log_export.export_json(viewer=_viewer(played, second_player))
     imported = log_import(data=json.dumps(first).encode(), by=outsider)
     second = log_export.export_json(viewer=_viewer(imported, outsider))
     assert second == first
@@ -452,8 +443,8 @@ def test_log_import_refuses_gap_in_seq(played, gm, outsider):
     assert "without gaps" in _refused(json.dumps(document), outsider)
 
 
-def test_log_import_refuses_decreasing_seq_in_partial(played, other_player, outsider):
-    document = log_export.export_json(viewer=_viewer(played, other_player))
+def test_log_import_refuses_decreasing_seq_in_partial(played, second_player, outsider):
+    document = log_export.export_json(viewer=_viewer(played, second_player))
     document["events"][1]["seq"] = 1
     assert "keep increasing" in _refused(json.dumps(document), outsider)
 

@@ -12,12 +12,6 @@ def sound(session, gm):
     return audio_upload(table=session.table, by=gm, data=wav_bytes(), file_name="rain.wav")
 
 
-@pytest.fixture
-def gm_client(client, gm):
-    client.force_login(gm)
-    return client
-
-
 def _body(response) -> bytes:
     return b"".join(response.streaming_content)
 

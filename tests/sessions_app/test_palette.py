@@ -2,7 +2,7 @@
 
 import pytest
 
-from sessions_app.palette import (
+from sessions_app.rules.palette_text import (
     PaletteError,
     palette_default,
     palette_lines,

@@ -2,15 +2,14 @@
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.test import Client
 from django.urls import reverse
 
 from sessions_app.models import Roll, TimelineEvent
 from sessions_app.selectors.stats import dice_rows_for_session
 from sessions_app.services.palette import box_send, palette_send
 from sessions_app.services.scenes import scene_start
+from tests.clients import signed_in_client as _client
 from tests.factories import (
-    CharacterFactory,
     MembershipFactory,
     UserFactory,
     cast_member,
@@ -20,33 +19,20 @@ from tests.factories import (
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
-@pytest.fixture
-def pc(session, player):
-    return cast_member(
-        session,
-        player,
-        name="Aki",
-        judgement_values={"筋力": 3},
-        resources={"HP": {"current": 10, "max": 10}},
-        sheet_entries=[{"label": "武器", "value": "ナイフ"}],
-    )
+# The pc fixture's Aki (tests/sessions_app/conftest.py) has a sheet of Japanese names and
+# takes part without a PC slot.
+pytestmark = pytest.mark.pc_fields(
+    slot=None,
+    judgement_values={"筋力": 3},
+    resources={"HP": {"current": 10, "max": 10}},
+    sheet_entries=[{"label": "武器", "value": "ナイフ"}],
+)
 
 
 @pytest.fixture
 def ren_pc(session):
     ren = MembershipFactory(table=session.table, user=UserFactory(username="ren")).user
     return cast_member(session, ren, name="Ren")
-
-
-@pytest.fixture
-def npc(session, gm):
-    return CharacterFactory(table=session.table, owner=gm, kind="npc", name="Librarian")
-
-
-def _client(user):
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def test_roll_box_as_a_character_names_it_on_the_card(session, player, pc):

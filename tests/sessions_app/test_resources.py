@@ -6,7 +6,6 @@ import random
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.test import Client
 from django.urls import reverse
 
 from sessions_app import log_export
@@ -17,30 +16,17 @@ from sessions_app.selectors.timeline import events_after
 from sessions_app.services.logs import log_import
 from sessions_app.services.palette import box_send, chat_send
 from sessions_app.services.resources import resource_change, resource_command
-from tests.factories import CharacterFactory, MembershipFactory, UserFactory, cast_member
+from tests.clients import signed_in_client as _client
+from tests.factories import CharacterFactory, cast_member
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
-@pytest.fixture
-def pc(session, player):
-    return cast_member(
-        session,
-        player,
-        name="Aki",
-        resources={"HP": {"current": 10, "max": 10}, "MP": {"current": 4, "max": 8}},
-    )
-
-
-@pytest.fixture
-def ren(session):
-    return MembershipFactory(table=session.table, user=UserFactory(username="ren")).user
-
-
-def _client(user):
-    client = Client()
-    client.force_login(user)
-    return client
+# The pc fixture's Aki (tests/sessions_app/conftest.py) has HP and MP and takes part without
+# a PC slot.
+pytestmark = pytest.mark.pc_fields(
+    slot=None, resources={"HP": {"current": 10, "max": 10}, "MP": {"current": 4, "max": 8}}
+)
 
 
 def _hp(character):
@@ -90,9 +76,11 @@ def test_resource_change_by_the_gm_is_allowed(session, gm, pc):
     assert _hp(pc) == 8
 
 
-def test_resource_change_by_another_player_refused(session, ren, pc):
+def test_resource_change_by_another_player_refused(session, second_player, pc):
     with pytest.raises(PermissionDenied):
-        resource_change(session=session, by=ren, character=pc, name="HP", op="-", amount="2")
+        resource_change(
+            session=session, by=second_player, character=pc, name="HP", op="-", amount="2"
+        )
 
     assert _hp(pc) == 10
     assert not TimelineEvent.objects.filter(kind="resource_changed").exists()
@@ -136,7 +124,9 @@ def test_resource_change_bad_amount_refused(session, player, pc, amount):
     assert _hp(pc) == 10
 
 
-def test_hidden_resource_change_is_seen_by_its_player_and_the_gm_only(session, gm, player, ren, pc):
+def test_hidden_resource_change_is_seen_by_its_player_and_the_gm_only(
+    session, gm, player, second_player, pc
+):
     pc.resources = {"HP": {"current": 10, "max": 10, "hidden": True}}
     pc.save()
 
@@ -150,7 +140,7 @@ def test_hidden_resource_change_is_seen_by_its_player_and_the_gm_only(session, g
 
     assert "resource_changed" in seen_by(player, False)
     assert "resource_changed" in seen_by(gm, True)
-    assert "resource_changed" not in seen_by(ren, False)
+    assert "resource_changed" not in seen_by(second_player, False)
 
 
 def test_chat_resource_command_changes_the_players_only_pc(session, player, pc):
@@ -206,8 +196,8 @@ def test_plus_minus_buttons_step_the_resource(session, player, pc):
     assert "9/10" in response.content.decode()
 
 
-def test_plus_minus_buttons_of_another_players_pc_refused(session, ren, pc):
-    response = _client(ren).post(
+def test_plus_minus_buttons_of_another_players_pc_refused(session, second_player, pc):
+    response = _client(second_player).post(
         reverse("resource_adjust", args=[session.pk]),
         {"character": pc.pk, "resource": "HP", "change": "-1"},
         **HTMX,
@@ -227,7 +217,9 @@ def test_plus_minus_buttons_bad_step_refused(session, player, pc):
     assert _hp(pc) == 10
 
 
-def test_room_panel_hides_a_hidden_resource_from_other_players(session, gm, player, ren, pc):
+def test_room_panel_hides_a_hidden_resource_from_other_players(
+    session, gm, player, second_player, pc
+):
     pc.resources = {
         "HP": {"current": 10, "max": 10},
         "秘密": {"current": 3, "max": 5, "hidden": True},
@@ -237,17 +229,17 @@ def test_room_panel_hides_a_hidden_resource_from_other_players(session, gm, play
 
     assert "秘密" in _client(player).get(url).content.decode()
     assert "秘密" in _client(gm).get(url).content.decode()
-    other = _client(ren).get(url).content.decode()
+    other = _client(second_player).get(url).content.decode()
     assert "秘密" not in other
     assert "10/10" in other
 
 
-def test_room_panel_shows_controls_only_to_those_who_may_change(session, player, ren, pc):
+def test_room_panel_shows_controls_only_to_those_who_may_change(session, player, second_player, pc):
     url = reverse("session_room", args=[session.pk])
     adjust = reverse("resource_adjust", args=[session.pk])
 
     assert adjust in _client(player).get(url).content.decode()
-    assert adjust not in _client(ren).get(url).content.decode()
+    assert adjust not in _client(second_player).get(url).content.decode()
 
 
 def test_entry_cost_and_resource_changes_name_the_character_panel():
@@ -272,20 +264,24 @@ def test_hidden_flag_saved_from_the_sheet_form(session, player, pc):
     assert pc.resources[names[0]] == {"current": 3, "max": 5, "hidden": True}
 
 
-def test_resource_changes_survive_the_log_export_and_import(session, gm, player, ren, pc):
+def test_resource_changes_survive_the_log_export_and_import(session, gm, player, second_player, pc):
     pc.resources = {**pc.resources, "秘密": {"current": 3, "max": 5, "hidden": True}}
     pc.save()
     resource_command(session=session, by=player, character=pc, text=":HP-3")
     resource_command(session=session, by=player, character=pc, text=":秘密-1")
 
     first = log_export.export_json(viewer=log_export.log_viewer(session=session, user=gm))
-    imported = log_import(data=json.dumps(first).encode(), by=ren)
-    second = log_export.export_json(viewer=log_export.log_viewer(session=imported, user=ren))
+    imported = log_import(data=json.dumps(first).encode(), by=second_player)
+    second = log_export.export_json(
+        viewer=log_export.log_viewer(session=imported, user=second_player)
+    )
 
     assert second == first
     kinds = [event["kind"] for event in first["events"]]
     assert kinds.count("resource_changed") == 2
-    others = log_export.export_json(viewer=log_export.log_viewer(session=session, user=ren))
+    others = log_export.export_json(
+        viewer=log_export.log_viewer(session=session, user=second_player)
+    )
     assert "秘密" not in json.dumps(others, ensure_ascii=False)
 
 
@@ -300,8 +296,8 @@ def test_gm_types_a_command_for_a_players_pc(session, gm, pc):
     assert _hp(pc) == 0
 
 
-def test_player_cannot_type_a_command_for_another_players_pc(session, ren, pc):
-    response = _client(ren).post(
+def test_player_cannot_type_a_command_for_another_players_pc(session, second_player, pc):
+    response = _client(second_player).post(
         reverse("resource_adjust", args=[session.pk]),
         {"character": pc.pk, "command": ":HP-12"},
         **HTMX,

@@ -10,50 +10,24 @@ from django.urls import get_resolver, reverse
 from sessions_app.models import CheckRequest, Roll, TimelineEvent
 from sessions_app.services.checks import check_request, check_roll, command_roll, gm_roll
 from sessions_app.services.dice import dice_reserve
+from tests.clients import signed_in_client
 from tests.factories import (
     CharacterFactory,
     GameSessionFactory,
     MembershipFactory,
-    UserFactory,
 )
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
-@pytest.fixture
-def pc(session, player):
-    character = CharacterFactory(
-        table=session.table, owner=player, name="Aki", judgement_values={"Strength": 5}
-    )
-    session.characters.add(character)
-    return character
+# The pc fixture's Aki (tests/sessions_app/conftest.py) has Strength 5 and takes part
+# without a PC slot.
+pytestmark = pytest.mark.pc_fields(slot=None, judgement_values={"Strength": 5})
 
 
 @pytest.fixture
-def npc(session, gm):
-    return CharacterFactory(table=session.table, owner=gm, kind="npc", name="Librarian")
-
-
-@pytest.fixture
-def gm_client(gm):
-    client = Client()
-    client.force_login(gm)
-    return client
-
-
-@pytest.fixture
-def player_client(player):
-    client = Client()
-    client.force_login(player)
-    return client
-
-
-@pytest.fixture
-def other_client(session):
-    other = MembershipFactory(table=session.table, user=UserFactory(username="ren")).user
-    client = Client()
-    client.force_login(other)
-    return client
+def other_client(second_player):
+    return signed_in_client(second_player)
 
 
 def _url(name, session, *args):
@@ -419,11 +393,9 @@ def _cannot_roll_contest(session, gm, pc, other_client):
 
 
 @pytest.fixture
-def ren_client(session):
-    ren = MembershipFactory(table=session.table, user=UserFactory(username="ren")).user
-    client = Client()
-    client.force_login(ren)
-    client.session_user = ren
+def ren_client(second_player):
+    client = signed_in_client(second_player)
+    client.session_user = second_player
     return client
 
 
@@ -450,7 +422,7 @@ def test_reaction_side_that_cannot_roll_answers_with_declared_modifiers_over_htt
 
 
 def test_reaction_side_chances_are_exact_against_the_action_roll(ren_client, session, gm, pc):
-    from sessions_app import srs
+    from sessions_app.rules import srs_checks, srs_odds
     from sessions_app.services.checks import ContestSide, contest_open
 
     ren = CharacterFactory(
@@ -473,7 +445,9 @@ def test_reaction_side_chances_are_exact_against_the_action_roll(ren_client, ses
         **HTMX,
     )
 
-    expected = srs.reaction_chance(srs.check(5, (3, 4)), 4, reaction_modifier=2, critical=10)
+    expected = srs_odds.reaction_chance(
+        srs_checks.check(5, (3, 4)), 4, reaction_modifier=2, critical=10
+    )
     percent = f"{float(expected) * 100:.1f}%"
     assert f"Wins the contest {percent} against the action side" in response.content.decode()
 
@@ -498,9 +472,9 @@ def test_contest_create_with_side_critical_and_fumble(gm_client, session, pc, pl
     preview = gm_client.post(_url("contest_preview", session), data, **HTMX)
     gm_client.post(_url("contest_create", session), data, **HTMX)
 
-    from sessions_app import srs
+    from sessions_app.rules import srs_odds
 
-    chance = srs.contest_chance(5, 4, action_critical=11, reaction_fumble=3)
+    chance = srs_odds.contest_chance(5, 4, action_critical=11, reaction_fumble=3)
     assert f"Action side wins {float(chance) * 100:.1f}%" in preview.content.decode()
     sides = {r.side: (r.critical, r.fumble) for r in CheckRequest.objects.all()}
     assert sides == {"action": (11, 2), "reaction": (12, 3)}
@@ -557,7 +531,7 @@ def test_roll_box_shows_each_bcdice_command_kind(
 ):
     handed_out = iter(faces)
     monkeypatch.setattr(
-        "sessions_app.srs.draw_faces",
+        "sessions_app.rules.srs_checks.draw_faces",
         lambda count, sides, rng=None: [next(handed_out) for _ in range(count)],
     )
 

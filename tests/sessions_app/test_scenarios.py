@@ -25,14 +25,8 @@ from tests.factories import (
     HandoutFactory,
     PlannedSceneFactory,
     PreparedCheckFactory,
-    ScenarioFactory,
     ScenarioNpcFactory,
 )
-
-
-@pytest.fixture
-def scenario(gm):
-    return ScenarioFactory(owner=gm, title="The Akashic Library", player_count=2)
 
 
 def _titles(scenario, phase="opening"):

@@ -6,14 +6,14 @@ import re
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.conf import settings
-from django.test import Client
 
 from config.asgi import application
 from sessions_app.models import Phase, TimelineEvent
 from sessions_app.services.chat import chat_post
 from sessions_app.services.play import handout_reveal, phase_advance, session_scenario_set
 from sessions_app.services.scenes import scene_end, scene_start
+from tests.clients import session_cookie as _session_cookie
+from tests.clients import socket_frames as _frames
 from tests.factories import (
     HandoutFactory,
     MembershipFactory,
@@ -32,26 +32,6 @@ WHISPER_FROM_B = "MARK-whisper-b-to-gm-5a0f"
 BACKSTAGE = "MARK-backstage-c81d"
 HANDOUT_A = "MARK-handout-a-66e2"
 HANDOUT_NEVER = "MARK-handout-never-0b97"
-
-
-@sync_to_async
-def _session_cookie(user) -> str:
-    client = Client()
-    client.force_login(user)
-    return f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
-
-
-async def _frames(communicator, *, timeout=0.5) -> list[str]:
-    """Collect every text frame that arrives before the socket stays quiet for `timeout`."""
-    frames = []
-    while not await communicator.receive_nothing(timeout=timeout):
-        output = await communicator.receive_output()
-        if output["type"] == "websocket.send":
-            frames.append(output["text"])
-        elif output["type"] == "websocket.close":
-            frames.append(f"<closed {output.get('code')}>")
-            return frames
-    return frames
 
 
 async def _joined(user, session):

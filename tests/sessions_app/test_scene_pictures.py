@@ -23,15 +23,16 @@ from tests.pictures import picture_bytes
 
 
 @pytest.fixture
-def scenario(session, gm):
+def session_scenario(session, gm):
+    """A scenario of the GM's, set as the session's."""
     scenario = ScenarioFactory(owner=gm)
     session_scenario_set(session=session, by=gm, scenario=scenario)
     return scenario
 
 
 @pytest.fixture
-def planned(scenario, gm):
-    planned = PlannedSceneFactory(scenario=scenario, scene_player_slot=None)
+def planned(session_scenario, gm):
+    planned = PlannedSceneFactory(scenario=session_scenario, scene_player_slot=None)
     return planned_scene_background_set(
         planned_scene=planned, by=gm, data=picture_bytes("JPEG", size=(40, 20))
     )
@@ -91,8 +92,8 @@ def test_scene_background_upload_of_a_text_file_says_why(client, session, gm, pc
     assert not Scene.objects.get(pk=scene.pk).background
 
 
-def test_handout_image_hidden_until_revealed(client, session, gm, player, pc, scenario):
-    handout = HandoutFactory(scenario=scenario, slot=None)
+def test_handout_image_hidden_until_revealed(client, session, gm, player, pc, session_scenario):
+    handout = HandoutFactory(scenario=session_scenario, slot=None)
     handout_image_set(handout=handout, by=gm, data=picture_bytes("WEBP"))
     url = reverse("handout_image", args=[handout.pk])
     client.force_login(player)
@@ -102,24 +103,24 @@ def test_handout_image_hidden_until_revealed(client, session, gm, player, pc, sc
 
 
 def test_handout_image_for_one_slot_hidden_from_other_players(
-    client, session, gm, player, pc, scenario
+    client, session, gm, player, pc, session_scenario
 ):
     from tests.factories import MembershipFactory, UserFactory
 
     ren = MembershipFactory(table=session.table, user=UserFactory(username="ren")).user
     cast_member(session, ren, name="Ren", slot=2)
-    handout = HandoutFactory(scenario=scenario, slot=1)
+    handout = HandoutFactory(scenario=session_scenario, slot=1)
     handout_image_set(handout=handout, by=gm, data=picture_bytes("PNG"))
     handout_reveal(session=session, by=gm, handout=handout)
     client.force_login(ren)
     assert client.get(reverse("handout_image", args=[handout.pk])).status_code == 404
 
 
-def test_scenario_page_uploads_a_planned_scene_background(client, gm, scenario):
-    planned = PlannedSceneFactory(scenario=scenario)
+def test_scenario_page_uploads_a_planned_scene_background(client, gm, session_scenario):
+    planned = PlannedSceneFactory(scenario=session_scenario)
     client.force_login(gm)
     response = client.post(
-        reverse("planned_scene_background_set", args=[scenario.pk, planned.pk]),
+        reverse("planned_scene_background_set", args=[session_scenario.pk, planned.pk]),
         {"image": SimpleUploadedFile("bg.gif", picture_bytes("GIF"))},
     )
     assert response.status_code == 302
@@ -127,11 +128,11 @@ def test_scenario_page_uploads_a_planned_scene_background(client, gm, scenario):
     assert planned.background.name.endswith(".png")
 
 
-def test_scenario_page_upload_by_another_user_is_not_found(client, player, scenario):
-    planned = PlannedSceneFactory(scenario=scenario)
+def test_scenario_page_upload_by_another_user_is_not_found(client, player, session_scenario):
+    planned = PlannedSceneFactory(scenario=session_scenario)
     client.force_login(player)
     response = client.post(
-        reverse("planned_scene_background_set", args=[scenario.pk, planned.pk]),
+        reverse("planned_scene_background_set", args=[session_scenario.pk, planned.pk]),
         {"image": SimpleUploadedFile("bg.png", picture_bytes("PNG"))},
     )
     assert response.status_code == 404

@@ -53,11 +53,6 @@ class FixedRng:
         return self.face
 
 
-@pytest.fixture
-def npc(session, gm):
-    return CharacterFactory(table=session.table, owner=gm, kind="npc", name="Librarian")
-
-
 def _profile(session, **fields):
     """Give the session its own rules profile with these designer options."""
     profile = RulesProfileFactory(table=session.table, **fields)

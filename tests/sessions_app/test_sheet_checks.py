@@ -11,19 +11,16 @@ from sessions_app.presenters.stage import stage_context
 from sessions_app.selectors.timeline import visible_events
 from sessions_app.services.characters import character_update
 from sessions_app.services.play import sheet_review
-from tests.factories import MembershipFactory, UserFactory, cast_member, main_play_start
+from tests.factories import MembershipFactory, UserFactory, main_play_start
 
-
-@pytest.fixture
-def pc(session, player):
-    return cast_member(
-        session,
-        player,
-        name="Aki",
-        concept="Clerk",
-        judgement_values={"Reflexes": 4},
-        resources={"HP": {"current": 10, "max": 10}},
-    )
+# The pc fixture's Aki (tests/sessions_app/conftest.py) is a clerk with Reflexes and HP, taking
+# part without a PC slot.
+pytestmark = pytest.mark.pc_fields(
+    slot=None,
+    concept="Clerk",
+    judgement_values={"Reflexes": 4},
+    resources={"HP": {"current": 10, "max": 10}},
+)
 
 
 @pytest.fixture

@@ -2,26 +2,16 @@
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from django.urls import reverse
 
 from sessions_app.models import GuestAccount, Membership
-from sessions_app.services.tables import invite_create
 
 NEW_PASSWORD = "a-long-pass-phrase"
 SIGNUP = {"username": "newcomer", "password1": NEW_PASSWORD, "password2": NEW_PASSWORD}
 
 
-@pytest.fixture(autouse=True)
-def _empty_cache():
-    cache.clear()
-    yield
-    cache.clear()
-
-
-@pytest.fixture
-def guest_invite(table, gm):
-    return invite_create(table=table, by=gm, allows_guests=True)
+# An empty cache around each test; guest_invite is tests/sessions_app/conftest.py's too.
+pytestmark = pytest.mark.usefixtures("empty_cache")
 
 
 def _invite_signup(client, invite):

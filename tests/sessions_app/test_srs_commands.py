@@ -3,7 +3,7 @@ import random
 
 import pytest
 
-from sessions_app import srs
+from sessions_app.rules import srs_commands
 
 FIELDS = ("kind", "secret", "count", "faces", "modifier", "target", "critical", "fumble", "label")
 
@@ -58,13 +58,13 @@ def sum_command(count, faces, modifier=0, secret=False, label=""):
     ],
 )
 def test_parse_command_vectors(text, expected):
-    parsed = srs.parse_command(text)
+    parsed = srs_commands.parse_command(text)
 
     assert tuple(getattr(parsed, name) for name in FIELDS) == expected
 
 
 def test_parse_command_keeps_stripped_text():
-    assert srs.parse_command("  2D6+2>=10 climb  ").text == "2D6+2>=10 climb"
+    assert srs_commands.parse_command("  2D6+2>=10 climb  ").text == "2D6+2>=10 climb"
 
 
 @pytest.mark.parametrize(
@@ -76,7 +76,7 @@ def test_parse_command_keeps_stripped_text():
     ],
 )
 def test_parsed_command_notation(text, notation):
-    assert srs.parse_command(text).notation == notation
+    assert srs_commands.parse_command(text).notation == notation
 
 
 @pytest.mark.parametrize(
@@ -118,17 +118,17 @@ def test_parsed_command_notation(text, notation):
     ],
 )
 def test_parse_command_refusal(text, message):
-    with pytest.raises(srs.CommandError, match=message):
-        srs.parse_command(text)
+    with pytest.raises(srs_commands.CommandError, match=message):
+        srs_commands.parse_command(text)
 
 
 def test_parse_command_non_text_refused():
-    with pytest.raises(srs.CommandError):
-        srs.parse_command(None)
+    with pytest.raises(srs_commands.CommandError):
+        srs_commands.parse_command(None)
 
 
 def test_command_error_is_value_error():
-    assert issubclass(srs.CommandError, ValueError)
+    assert issubclass(srs_commands.CommandError, ValueError)
 
 
 @pytest.mark.parametrize(
@@ -145,7 +145,7 @@ def test_command_error_is_value_error():
     ],
 )
 def test_roll_command_check_vectors(text, dice, total, outcome, achievement):
-    result = srs.roll_command(text, dice)
+    result = srs_commands.roll_command(text, dice)
 
     assert (result.total, result.check.outcome, result.check.achievement) == (
         total,
@@ -159,7 +159,7 @@ def test_roll_command_check_vectors(text, dice, total, outcome, achievement):
     [("2D6", [6, 6], 12), ("3D6+1-3", [1, 2, 3], 4), ("1D100", [100], 100), ("2D6+3", [1, 1], 5)],
 )
 def test_roll_command_sum_vectors(text, dice, total):
-    result = srs.roll_command(text, dice)
+    result = srs_commands.roll_command(text, dice)
 
     assert (result.total, result.check, result.faces) == (total, None, tuple(dice))
 
@@ -178,24 +178,24 @@ def test_roll_command_sum_vectors(text, dice, total):
 )
 def test_roll_command_wrong_dice_raise_value_error(text, dice):
     with pytest.raises(ValueError):
-        srs.roll_command(text, dice)
+        srs_commands.roll_command(text, dice)
 
 
 def test_roll_command_bad_text_raises_command_error():
-    with pytest.raises(srs.CommandError):
-        srs.roll_command("hello", [1, 2])
+    with pytest.raises(srs_commands.CommandError):
+        srs_commands.roll_command("hello", [1, 2])
 
 
 def test_roll_command_random_uses_injected_rng():
     twin = random.Random(5)
-    expected = srs.roll_command("3D6+1", [twin.randint(1, 6) for _ in range(3)])
+    expected = srs_commands.roll_command("3D6+1", [twin.randint(1, 6) for _ in range(3)])
     rng = random.Random(5)
 
-    assert srs.roll_command_random("3D6+1", rng) == expected
+    assert srs_commands.roll_command_random("3D6+1", rng) == expected
 
 
 def test_roll_command_random_default_rolls_valid_faces():
-    result = srs.roll_command_random("S2D6+2>=10 sneak")
+    result = srs_commands.roll_command_random("S2D6+2>=10 sneak")
 
     assert len(result.faces) == 2
     assert all(1 <= face <= 6 for face in result.faces)
@@ -206,8 +206,8 @@ def test_roll_command_random_refuses_before_rolling():
         def randint(self, a, b):
             raise AssertionError("rolled a refused command")
 
-    with pytest.raises(srs.CommandError):
-        srs.roll_command_random("3D6@11>=10", ExplodingRandom())
+    with pytest.raises(srs_commands.CommandError):
+        srs_commands.roll_command_random("3D6@11>=10", ExplodingRandom())
 
 
 @pytest.mark.parametrize(
@@ -215,21 +215,21 @@ def test_roll_command_random_refuses_before_rolling():
     [("S2D6+2>=10 climb", [3, 4]), ("2D6[]", [6, 6]), ("4D10-1 damage", [1, 2, 3, 10])],
 )
 def test_command_result_survives_json_round_trip(text, dice):
-    result = srs.roll_command(text, dice)
+    result = srs_commands.roll_command(text, dice)
 
-    assert srs.CommandResult.from_dict(json.loads(json.dumps(result.to_dict()))) == result
+    assert srs_commands.CommandResult.from_dict(json.loads(json.dumps(result.to_dict()))) == result
 
 
 def test_command_result_from_dict_refuses_tampered_total():
-    data = srs.roll_command("2D6+2>=10", [3, 4]).to_dict()
+    data = srs_commands.roll_command("2D6+2>=10", [3, 4]).to_dict()
     data["total"] = 12
 
     with pytest.raises(ValueError, match="total"):
-        srs.CommandResult.from_dict(data)
+        srs_commands.CommandResult.from_dict(data)
 
 
 def test_parse_command_takes_the_table_values_where_the_command_gives_none():
-    parsed = srs.parse_command("2D6>=20", critical=11, fumble=3)
+    parsed = srs_commands.parse_command("2D6>=20", critical=11, fumble=3)
 
     assert (parsed.critical, parsed.fumble, parsed.notation) == (11, 3, "2D6>=20[11,3]")
 
@@ -239,17 +239,17 @@ def test_parse_command_takes_the_table_values_where_the_command_gives_none():
     [("2D6@12#2>=9", 12, 2), ("2D6>=9[12,2]", 12, 2), ("2D6>=9[10]", 10, 3), ("2D6#4", 11, 4)],
 )
 def test_parse_command_own_values_win_over_the_table(text, critical, fumble):
-    parsed = srs.parse_command(text, critical=11, fumble=3)
+    parsed = srs_commands.parse_command(text, critical=11, fumble=3)
 
     assert (parsed.critical, parsed.fumble) == (critical, fumble)
 
 
 def test_roll_command_table_critical_on_five_and_six():
-    assert srs.roll_command("2D6>=20", [5, 6], critical=11, fumble=3).check.is_critical
-    assert srs.roll_command("2D6>=2", [1, 2], critical=11, fumble=3).check.is_fumble
+    assert srs_commands.roll_command("2D6>=20", [5, 6], critical=11, fumble=3).check.is_critical
+    assert srs_commands.roll_command("2D6>=2", [1, 2], critical=11, fumble=3).check.is_fumble
 
 
 def test_command_result_with_table_values_survives_round_trip():
-    result = srs.roll_command("2D6+1>=9", [2, 6], critical=8, fumble=3)
+    result = srs_commands.roll_command("2D6+1>=9", [2, 6], critical=8, fumble=3)
 
-    assert srs.CommandResult.from_dict(json.loads(json.dumps(result.to_dict()))) == result
+    assert srs_commands.CommandResult.from_dict(json.loads(json.dumps(result.to_dict()))) == result

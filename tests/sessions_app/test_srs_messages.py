@@ -9,7 +9,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.utils import translation
 
-from sessions_app import dice_commands, dice_grammar, srs
+from sessions_app.rules import dice_commands, dice_grammar, srs_checks, srs_commands, srs_odds
 from sessions_app.services.checks import command_roll
 from sessions_app.srs_messages import COMMAND_MESSAGES, command_error_message
 
@@ -17,7 +17,7 @@ from sessions_app.srs_messages import COMMAND_MESSAGES, command_error_message
 def _templates_in_the_parser() -> set[str]:
     source = "".join(
         Path(module.__file__).read_text(encoding="utf-8")
-        for module in (srs, dice_commands, dice_grammar)
+        for module in (srs_checks, srs_odds, srs_commands, dice_commands, dice_grammar)
     )
     templates = {
         "".join(re.findall(r'"([^"]*)"', match))
@@ -31,7 +31,7 @@ def test_every_refusal_the_parser_can_raise_is_in_the_catalogue():
     templates = _templates_in_the_parser()
     assert len(templates) > 20
     assert templates <= set(COMMAND_MESSAGES)
-    assert srs._EXAMPLES in COMMAND_MESSAGES
+    assert srs_commands._EXAMPLES in COMMAND_MESSAGES
 
 
 @pytest.mark.parametrize(
@@ -39,8 +39,8 @@ def test_every_refusal_the_parser_can_raise_is_in_the_catalogue():
     ["", "2D6>=", "2D6@", "2D6[11", "3D6@9", "XYZ", "2D6+", "201D6", "0D6", "x0 1D6", "3U6"],
 )
 def test_english_text_is_the_parser_s_own(command):
-    with pytest.raises(srs.CommandError) as caught:
-        srs.parse_command(command)
+    with pytest.raises(srs_commands.CommandError) as caught:
+        srs_commands.parse_command(command)
     with translation.override("en"):
         assert command_error_message(caught.value) == str(caught.value)
 
@@ -55,8 +55,8 @@ def test_english_text_is_the_parser_s_own(command):
     ],
 )
 def test_japanese_readers_get_japanese(command, expected):
-    with pytest.raises(srs.CommandError) as caught:
-        srs.parse_command(command)
+    with pytest.raises(srs_commands.CommandError) as caught:
+        srs_commands.parse_command(command)
     with translation.override("ja"):
         message = command_error_message(caught.value)
     assert expected in message

@@ -10,15 +10,7 @@ from sessions_app.models import CheckRequest, Contest
 from sessions_app.services.checks import ContestSide, check_request, contest_open
 from sessions_app.services.scenes import scene_start, stage_bring_in, stage_take_out
 from sessions_app.services.stage import stage_require
-from tests.factories import (
-    CharacterFactory,
-    main_play_start,
-)
-
-
-@pytest.fixture
-def npc(session, gm):
-    return CharacterFactory(table=session.table, owner=gm, kind="npc", name="Librarian")
+from tests.factories import main_play_start
 
 
 @pytest.fixture

@@ -1,7 +1,6 @@
 """The dice statistics pages: who may see them, and which rolls each viewer's numbers count."""
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from sessions_app.models import Roll
@@ -13,22 +12,12 @@ from sessions_app.services.checks import (
     roll_reveal,
     roll_void,
 )
+from tests.clients import signed_in_client as _client
 from tests.factories import CharacterFactory, GameSessionFactory
 
-
-@pytest.fixture
-def pc(session, player):
-    character = CharacterFactory(
-        table=session.table, owner=player, name="Aki", judgement_values={"Strength": 5}
-    )
-    session.characters.add(character)
-    return character
-
-
-def _client(user):
-    client = Client()
-    client.force_login(user)
-    return client
+# The pc fixture's Aki (tests/sessions_app/conftest.py) has Strength 5 and takes part
+# without a PC slot.
+pytestmark = pytest.mark.pc_fields(slot=None, judgement_values={"Strength": 5})
 
 
 def _roll(session, gm, player, pc, dice, **request):
@@ -53,18 +42,6 @@ def test_session_dice_shown_to_player(session, gm, player, pc):
     assert response.context["everyone"]["stats"].rolls == 1
 
 
-def test_session_dice_outsider_gets_404(session, outsider):
-    response = _client(outsider).get(reverse("session_dice", args=[session.pk]))
-
-    assert response.status_code == 404
-
-
-def test_session_dice_anonymous_redirected_to_login(session):
-    response = Client().get(reverse("session_dice", args=[session.pk]))
-
-    assert response.status_code == 302
-
-
 def test_table_dice_counts_every_session(session, gm, player, pc):
     other = GameSessionFactory(table=session.table)
     other.characters.add(pc)
@@ -74,12 +51,6 @@ def test_table_dice_counts_every_session(session, gm, player, pc):
     response = _client(player).get(reverse("table_dice", args=[session.table.pk]))
 
     assert response.context["everyone"]["stats"].rolls == 2
-
-
-def test_table_dice_outsider_gets_404(session, outsider):
-    response = _client(outsider).get(reverse("table_dice", args=[session.table.pk]))
-
-    assert response.status_code == 404
 
 
 def test_session_dice_empty_says_so(session, player):

@@ -6,24 +6,18 @@ from django.utils import translation
 
 from minigames import services
 from minigames.acticsx import presenter
-from minigames.services import SeatSpec
-from tests.factories import CharacterFactory, MembershipFactory, UserFactory
 
 
 @pytest.fixture
-def seats(session, player):
-    ren = MembershipFactory(table=session.table, user=UserFactory(username="ren")).user
-    aki_character = CharacterFactory(table=session.table, owner=player, name="Aki")
-    ren_character = CharacterFactory(table=session.table, owner=ren, name="Ren")
-    session.characters.add(aki_character, ren_character)
+def seats(session, player, second_player, seat_specs):
     match = services.match_create(
         session=session,
         by=player,
-        seats=[SeatSpec(aki_character), SeatSpec(ren_character)],
+        seats=seat_specs,
         game="acticsx",
         seed=9,
     )
-    return match, player, ren
+    return match, player, second_player
 
 
 def _board(match, user):

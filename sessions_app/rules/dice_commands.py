@@ -1,9 +1,9 @@
 """BCDice's common commands for the roll box: the grammar, and rolling what it parsed.
 
-Pure Python like srs.py, which builds the roll box's public API on top of this module and
+Pure Python like srs_commands.py, which builds the roll box's public API on top of this module and
 adds what is SRS's own (``2D6+m>=t`` as a check, ``@c#f`` and ``[c,f]``). Every face comes
 from one ``draw(count, sides)`` callable passed in, so where faces come from is decided in
-one place (srs.draw_faces, or faces given by a test or a stored roll).
+one place (srs_checks.draw_faces, or faces given by a test or a stored roll).
 
 The yardstick is BCDice itself (lib/bcdice/common_command/, lib/bcdice/preprocessor.rb,
 lib/bcdice/randomizer.rb, lib/bcdice/normalize.rb) and its test data for the default

@@ -1,8 +1,8 @@
 """Dice statistics: what was rolled against what fair dice would give, exactly.
 
-Pure Python like srs.py: the selectors turn stored rolls into DiceRow values, and this
-module only counts. Every expected number is an exact Fraction built from srs.py's own
-odds, so a fixture can be checked by hand and nothing here re-derives a dice rule.
+Pure Python like the rest of the rules package: the selectors turn stored rolls into DiceRow
+values, and this module only counts. Every expected number is an exact Fraction built from
+srs_odds's own odds, so a fixture can be checked by hand and nothing here re-derives a dice rule.
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from . import srs
+from . import srs_checks, srs_odds
 
 TOTALS = tuple(range(2, 13))
-# Ways to make each 2D6 total out of 36, taken from srs.py rather than counted again.
-TOTAL_WAYS = dict(srs._TWO_D6_TOTAL_WAYS)
+# Ways to make each 2D6 total out of 36, taken from srs_odds rather than counted again.
+TOTAL_WAYS = dict(srs_odds._TWO_D6_TOTAL_WAYS)
 DEGREES_OF_FREEDOM = len(TOTALS) - 1
 # Pearson's approximation wants every expected count to be at least 5; the rarest totals
 # (2 and 12) come once in 36 rolls, so below 180 rolls the p-value is only a rough guide.
@@ -36,7 +36,7 @@ class DiceRow:
 
     ``critical`` and ``fumble`` are None for a plain dice sum; ``difficulty`` is None when
     there was none or the viewer may not know it. The verdict is re-decided from the faces
-    by srs.check, so a row cannot carry an outcome the rules would not give.
+    by srs_checks.check, so a row cannot carry an outcome the rules would not give.
     """
 
     who: str
@@ -170,14 +170,14 @@ def group_stats(rows: Iterable[DiceRow]) -> GroupStats:
             continue
         checks += 1
         # The critical and fumble odds do not depend on the difficulty; any will do.
-        chances = srs.check_chances(
+        chances = srs_odds.check_chances(
             row.value,
             modifier=row.modifier,
             difficulty=row.difficulty if row.difficulty is not None else 0,
             critical=row.critical,
             fumble=row.fumble,
         )
-        outcome = srs.check(
+        outcome = srs_checks.check(
             row.value,
             row.faces,
             modifier=row.modifier,

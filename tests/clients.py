@@ -1,0 +1,32 @@
+"""Clients the tests talk to the app through: a signed-in test client, and the room
+websocket's session cookie and frames."""
+
+from asgiref.sync import sync_to_async
+from django.test import Client
+
+from tests.live_server import cookie_for
+
+
+def signed_in_client(user) -> Client:
+    """A test client of its own, signed in as `user`."""
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+# The Cookie header of a websocket's handshake, signed in as a user (from async tests).
+session_cookie = sync_to_async(cookie_for)
+
+
+async def socket_frames(communicator, *, timeout=0.5) -> list[str]:
+    """Collect every text frame that arrives before the socket stays quiet for `timeout`."""
+    # receive_output() cancels the application when it times out; receive_nothing() does not.
+    frames = []
+    while not await communicator.receive_nothing(timeout=timeout):
+        output = await communicator.receive_output()
+        if output["type"] == "websocket.send":
+            frames.append(output["text"])
+        elif output["type"] == "websocket.close":
+            frames.append(f"<closed {output.get('code')}>")
+            return frames
+    return frames
