@@ -30,6 +30,7 @@ from sessions_app.selectors.tables import table_members
 from sessions_app.selectors.timeline import visible_events
 from sessions_app.services.access import is_gm, require_member
 from sessions_app.services.images import image_to_text
+from sessions_app.services.logs import FORMAT, FORMAT_VERSION
 
 from .models import (
     MAIN_PLAY_PHASES,
@@ -41,9 +42,6 @@ from .models import (
     Phase,
     TimelineEvent,
 )
-
-FORMAT = "srs-table-session-log"
-FORMAT_VERSION = 1
 
 FILTERS = ("all", *Topic)
 

@@ -87,7 +87,7 @@ def row(reason, role, method, url_name, *args, expect, data=None, headers=None, 
 
 
 # Every URL under a scenario, with an item of the kind it needs (as _scenario_urls in
-# tests/sessions_app/test_scenario_views.py): closed to the players and to anyone signed out.
+# tests/sessions_app/views/test_scenarios.py): closed to the players and to anyone signed out.
 SCENARIO_URLS = [
     ("scenario_detail", "scenario.pk"),
     ("scenario_edit", "scenario.pk"),

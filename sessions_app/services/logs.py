@@ -18,7 +18,6 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from ..kinds.registry import PayloadError, kind_find, payload_check
-from ..log_export import FORMAT, FORMAT_VERSION
 from ..models import (
     Character,
     GameSession,
@@ -69,6 +68,10 @@ _PROFILE_NUMBERS = (
     "extreme_from",
 )
 _username = UnicodeUsernameValidator()
+
+# What an exported log says it is: the export writes it, the import checks it.
+FORMAT = "srs-table-session-log"
+FORMAT_VERSION = 1
 
 
 # The database's sequence and id columns are 32-bit on every backend's smallest type.

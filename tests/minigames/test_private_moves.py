@@ -8,7 +8,7 @@ from minigames.actual import engine
 from minigames.models import Match, MatchMove
 from minigames.services import SeatSpec
 from tests.factories import CharacterFactory, MembershipFactory, UserFactory
-from tests.sessions_app.test_consumers import _frames, _joined
+from tests.sessions_app.live.test_consumers import _frames, _joined
 
 SETUP = {
     "type": "setup",

@@ -85,7 +85,7 @@ def test_the_attacker_is_asked_nothing(session, gm, player, pc, npc):
 async def test_the_gm_s_open_inbox_gets_the_question_when_the_attack_lands(
     session, gm, player, pc, npc
 ):
-    from tests.sessions_app.test_consumers import _frames, _joined
+    from tests.sessions_app.live.test_consumers import _frames, _joined
 
     gm_socket, _ = await _joined(gm, session)
     await _frames(gm_socket)

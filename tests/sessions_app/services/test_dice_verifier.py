@@ -28,7 +28,7 @@ from sessions_app.services.dice import dice_commit_ahead, dice_reserve, proof_bl
 from sessions_app.services.logs import MAX_DICE, log_import
 from tests.factories import CharacterFactory
 
-VERIFIER = Path(__file__).resolve().parents[2] / "static" / "verify" / "verify_dice.py"
+VERIFIER = Path(__file__).resolve().parents[3] / "static" / "verify" / "verify_dice.py"
 BROWSER_VALUE = "5a" * 16
 
 

@@ -11,7 +11,7 @@ from config.asgi import application
 from sessions_app.live.consumers import CLOSE_NOT_A_MEMBER
 from sessions_app.services.experience import experience_correct, growth_confirm, growth_request
 from tests.factories import CharacterFactory, standard_profile
-from tests.sessions_app.test_consumers import _session_cookie
+from tests.sessions_app.live.test_consumers import _session_cookie
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 

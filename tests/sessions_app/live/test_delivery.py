@@ -16,7 +16,7 @@ from sessions_app.presenters import live
 from sessions_app.services.chat import chat_post
 from sessions_app.services.timeline import presence_enter
 from tests.factories import MembershipFactory, UserFactory
-from tests.sessions_app.test_consumers import _communicator, _frames, _joined, _session_cookie
+from tests.sessions_app.live.test_consumers import _communicator, _frames, _joined, _session_cookie
 
 chat = sync_to_async(chat_post)
 

@@ -12,7 +12,7 @@ from django.db import connection
 from sessions_app.live import roster, transport
 from sessions_app.models import Table
 from sessions_app.services.chat import chat_post
-from tests.sessions_app.test_consumers import _communicator, _frames, _joined
+from tests.sessions_app.live.test_consumers import _communicator, _frames, _joined
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -234,7 +234,7 @@ def _watching(table):
 
 
 async def _watchers(token, session, count):
-    from tests.sessions_app.test_spectators import _watcher
+    from tests.sessions_app.services.test_spectators import _watcher
 
     return [(await _watcher(token, session))[0] for _ in range(count)]
 

@@ -202,7 +202,7 @@ def test_secret_command_roll_key_reaches_its_roller_not_the_others(session, play
 
 # --------------------------------------------------------------------------- export and import
 
-VERIFIER = Path(__file__).resolve().parents[2] / "static" / "verify" / "verify_dice.py"
+VERIFIER = Path(__file__).resolve().parents[3] / "static" / "verify" / "verify_dice.py"
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ import pytest
 
 from sessions_app.models import ActionKey, Roll, TimelineEvent
 from sessions_app.services.action_keys import action_key_clean
-from tests.sessions_app.test_room_views import HTMX, _url
+from tests.sessions_app.views.test_room import HTMX, _url
 
 pytestmark = pytest.mark.django_db
 

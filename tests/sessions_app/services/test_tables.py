@@ -23,7 +23,7 @@ from sessions_app.services.tables import (
     table_leave,
 )
 from tests.factories import MembershipFactory, UserFactory
-from tests.sessions_app.test_consumers import _frames, _joined
+from tests.sessions_app.live.test_consumers import _frames, _joined
 
 
 def test_gm_removes_a_member(table, gm, player, player_membership):

@@ -37,7 +37,7 @@ from tests.factories import (
     UserFactory,
     standard_profile,
 )
-from tests.sessions_app.test_experience import _spend_in_thread
+from tests.sessions_app.services.test_experience import _spend_in_thread
 
 CATALOGUE = [
     {"label": "+1 Strength", "cost": 10, "value_name": "Strength", "delta": 1, "limit": 2},

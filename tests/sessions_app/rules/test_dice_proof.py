@@ -17,7 +17,7 @@ VALUE = "00112233445566778899aabbccddeeff"
 SIZE = 8
 # When a hand-made log says its events were written: every export gives each event its time.
 WRITTEN_AT = "2026-12-01T20:00:00+00:00"
-VERIFIER = Path(__file__).resolve().parents[2] / "static" / "verify" / "verify_dice.py"
+VERIFIER = Path(__file__).resolve().parents[3] / "static" / "verify" / "verify_dice.py"
 
 
 def proof_for(index, draws=((2, 6),), *, master=MASTER, session=SESSION, value=VALUE):

@@ -16,7 +16,7 @@ from sessions_app.services.spectators import spectator_enter, spectators_allow
 from sessions_app.services.timeline import presence_enter
 from tests.factories import CharacterFactory, cast_member, on_stage
 from tests.pictures import picture_bytes
-from tests.sessions_app.test_panels import _Elements, _page, _same
+from tests.sessions_app.presenters.test_panels import _Elements, _page, _same
 
 
 @pytest.fixture
