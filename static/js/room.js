@@ -241,12 +241,21 @@
     var socket = event.detail.socketWrapper;
     var room = document.getElementById("room");
     var onlyBoard = room && room.getAttribute("data-boards-only");
+    // Until the catch-up's last frame (the list of boards) has come, the page may still be
+    // replaced piece by piece: data-synced says when it is whole (scripts and tests wait).
+    if (room && !onlyBoard) room.removeAttribute("data-synced");
     socket.send(JSON.stringify(onlyBoard ? { type: "sync", only_board: onlyBoard } : { type: "sync", last_seq: lastSeq() }));
     setStatus(true);
     // Tell the server this page is still here, so the room's presence list stays true
     // even if a server process dies without closing its sockets.
     clearInterval(pinger);
     pinger = setInterval(function () { socket.send(JSON.stringify({ type: "ping" })); }, 60000);
+  });
+  document.addEventListener("htmx:oobAfterSwap", function (event) {
+    var room = document.getElementById("room");
+    if (room && event.detail.target && event.detail.target.id === "matches") {
+      room.setAttribute("data-synced", "");
+    }
   });
   // 4403: the server no longer counts this user as a member (removed from the table, or
   // they left it in another tab). Nothing more of the table is theirs to see: the room goes,

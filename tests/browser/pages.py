@@ -26,6 +26,8 @@ def room_page(browser, base_url, session, username, *, width=1280, height=1100):
     page = logged_in(browser, base_url, username, viewport={"width": width, "height": height})
     page.goto(f"{base_url}/sessions/{session.pk}/")
     expect(page.locator("#connection-status")).to_have_text("Live")
+    # The catch-up's frames may still replace panels: a test acts on the page once it is whole.
+    expect(page.locator("#room[data-synced]")).to_have_count(1)
     return page
 
 
