@@ -62,9 +62,9 @@ check-chromium:
 # Both runs are spread over parallel workers (pytest-xdist), each with a database and a
 # channel prefix of its own. Most tests wait on sockets and servers more than they compute,
 # so there are more workers than cores; the browser run, where Chromium keeps the cores
-# busy, has fewer. TEST_WORKERS=0 BROWSER_WORKERS=0 make test runs everything in one process.
+# busy, has two. TEST_WORKERS=0 BROWSER_WORKERS=0 make test runs everything in one process.
 TEST_WORKERS ?= 4
-BROWSER_WORKERS ?= 3
+BROWSER_WORKERS ?= 2
 test: check-python $(VENV)/.installed-dev check-chromium
 	@$(PY) manage.py collectstatic --noinput -v0
 	$(PY) -m pytest -m "not browser" -n $(TEST_WORKERS) --dist worksteal

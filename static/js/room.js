@@ -241,9 +241,9 @@
     var socket = event.detail.socketWrapper;
     var room = document.getElementById("room");
     var onlyBoard = room && room.getAttribute("data-boards-only");
-    // Until the catch-up's last frame (the list of boards) has come, the page may still be
-    // replaced piece by piece: data-synced says when it is whole (scripts and tests wait).
-    if (room && !onlyBoard) room.removeAttribute("data-synced");
+    // Until the catch-up's last frame has come, the page may still be replaced piece by
+    // piece: data-synced on the socket's element says when it is whole (tests wait for it).
+    event.detail.elt.removeAttribute("data-synced");
     socket.send(JSON.stringify(onlyBoard ? { type: "sync", only_board: onlyBoard } : { type: "sync", last_seq: lastSeq() }));
     setStatus(true);
     // Tell the server this page is still here, so the room's presence list stays true
@@ -251,11 +251,14 @@
     clearInterval(pinger);
     pinger = setInterval(function () { socket.send(JSON.stringify({ type: "ping" })); }, 60000);
   });
-  document.addEventListener("htmx:oobAfterSwap", function (event) {
-    var room = document.getElementById("room");
-    if (room && event.detail.target && event.detail.target.id === "matches") {
-      room.setAttribute("data-synced", "");
-    }
+  // The room's catch-up ends with the list of boards; a match page's, with its board; the
+  // experience and after-play pages' is one frame.
+  document.addEventListener("htmx:wsAfterMessage", function (event) {
+    var root = event.detail.elt;
+    var message = String(event.detail.message || "");
+    var ends = root.id !== "room" || root.getAttribute("data-boards-only") ||
+      message.indexOf('id="matches"') >= 0;
+    if (ends) root.setAttribute("data-synced", "");
   });
   // 4403: the server no longer counts this user as a member (removed from the table, or
   // they left it in another tab). Nothing more of the table is theirs to see: the room goes,

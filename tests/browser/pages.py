@@ -26,9 +26,20 @@ def room_page(browser, base_url, session, username, *, width=1280, height=1100):
     page = logged_in(browser, base_url, username, viewport={"width": width, "height": height})
     page.goto(f"{base_url}/sessions/{session.pk}/")
     expect(page.locator("#connection-status")).to_have_text("Live")
-    # The catch-up's frames may still replace panels: a test acts on the page once it is whole.
-    expect(page.locator("#room[data-synced]")).to_have_count(1)
+    return synced(page)
+
+
+def synced(page):
+    """Wait until the page's socket has caught up: until then its frames may still replace
+    a panel under a click. A test acts on a live page once it is whole."""
+    expect(page.locator("[ws-connect][data-synced]")).to_have_count(1)
     return page
+
+
+def opened_live(page, url):
+    """Open `url`, a page with a socket, and wait until it is live and whole."""
+    page.goto(url)
+    return synced(page)
 
 
 # The room's panels by their text, closed disclosures and option lists included (what a

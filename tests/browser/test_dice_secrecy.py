@@ -10,7 +10,7 @@ from playwright.sync_api import Error, expect
 from sessions_app.models import DiceEpoch, Roll, TimelineEvent
 from sessions_app.rules import dice_proof
 from sessions_app.services.dice import dice_commit_ahead
-from tests.browser.pages import logged_in
+from tests.browser.pages import logged_in, opened_live
 from tests.factories import (
     CharacterFactory,
     GameSessionFactory,
@@ -48,8 +48,7 @@ class Capture:
 def _open(browser, base_url, session, username) -> Capture:
     page = logged_in(browser, base_url, username, viewport={"width": 1280, "height": 1100})
     capture = Capture(page)
-    page.goto(f"{base_url}/sessions/{session.pk}/")
-    expect(page.locator("#connection-status")).to_have_text("Live")
+    opened_live(page, f"{base_url}/sessions/{session.pk}/")
     return capture
 
 
@@ -144,8 +143,7 @@ def test_secret_roll_keys_stay_off_players_wires_until_revealed(
     assert _key(npc_roll) in gm_saw and _key(aki_secret) in gm_saw
 
     for capture in (gm, aki):
-        capture.page.goto(f"{base_url}/sessions/{session.pk}/")
-        expect(capture.page.locator("#connection-status")).to_have_text("Live")
+        opened_live(capture.page, f"{base_url}/sessions/{session.pk}/")
     gm.page.locator("#timeline-items .roll-card", has_text="Sense the ambush").get_by_role(
         "button", name="Reveal to everyone"
     ).click()

@@ -6,7 +6,7 @@ from playwright.sync_api import expect
 
 from sessions_app.models import Phase
 from sessions_app.services.experience import AwardLine, experience_award_session
-from tests.browser.pages import logged_in, room_page
+from tests.browser.pages import logged_in, opened_live, room_page
 from tests.factories import (
     CharacterFactory,
     GameSessionFactory,
@@ -44,7 +44,7 @@ def test_gm_awards_experience_and_player_grows_pc(browser, afterplay_setup, csp_
     base_url, session, pc = afterplay_setup
     gm = csp_violations(logged_in(browser, base_url, "keeper", **SCREEN))
 
-    gm.goto(f"{base_url}/sessions/{session.pk}/")
+    opened_live(gm, f"{base_url}/sessions/{session.pk}/")
     gm.get_by_role("link", name="After-play: experience and cleanup").click()
     aki_block = gm.locator("fieldset[data-person='aki']")
     aki_block.get_by_label("Good roleplay", exact=True).uncheck()
@@ -82,7 +82,7 @@ def test_growth_waits_for_the_gm_then_the_sheet_changes(browser, afterplay_setup
         session=session, by=gm_user, awards={pc.owner_id: [AwardLine(12, "Goal")]}
     )
     player = csp_violations(logged_in(browser, base_url, "aki", **SCREEN))
-    player.goto(f"{base_url}/tables/{session.table_id}/experience/")
+    opened_live(player, f"{base_url}/tables/{session.table_id}/experience/")
     form = player.locator("#growth-form")
     form.get_by_label("Growth", exact=True).select_option(label="+1 Strength (cost 10)")
     form.get_by_label("Write it on the session sheet of").select_option(label=str(session))
@@ -95,7 +95,7 @@ def test_growth_waits_for_the_gm_then_the_sheet_changes(browser, afterplay_setup
     expect(room.locator("#timeline-items")).to_contain_text("asks the GM for “+1 Strength”")
 
     gm = csp_violations(logged_in(browser, base_url, "keeper", **SCREEN))
-    gm.goto(f"{base_url}/tables/{session.table_id}/experience/")
+    opened_live(gm, f"{base_url}/tables/{session.table_id}/experience/")
     waiting = gm.locator("#growth-to-confirm li")
     expect(waiting).to_have_count(1)
     expect(waiting).to_contain_text("aki")
@@ -114,7 +114,7 @@ def test_growth_waits_for_the_gm_then_the_sheet_changes(browser, afterplay_setup
     player.goto(f"{base_url}/characters/{pc.pk}/")
     expect(player.get_by_label("Strength")).to_have_value("4")
     expect(player.locator("#growth-history")).to_contain_text("3 → 4")
-    player.goto(f"{base_url}/tables/{session.table_id}/experience/")
+    opened_live(player, f"{base_url}/tables/{session.table_id}/experience/")
     expect(player.locator("#balance")).to_have_text("2")
     expect(player.locator("#my-growth-requests")).to_contain_text("Confirmed")
     assert csp_violations.found == []

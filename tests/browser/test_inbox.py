@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from sessions_app.models import Phase
 from sessions_app.services.experience import AwardLine, experience_award_session
 from sessions_app.services.scenes import scene_start
-from tests.browser.pages import expect_same_as_fresh_load, logged_in, room_page
+from tests.browser.pages import expect_same_as_fresh_load, logged_in, opened_live, room_page
 from tests.factories import CharacterFactory, GameSessionFactory, friday_table, main_play_start
 
 pytestmark = pytest.mark.browser
@@ -143,7 +143,7 @@ def test_gm_confirms_growth_from_the_inbox(browser, growth_asked_for, csp_violat
         room_page(browser, base_url, session, "keeper", width=390, height=844)
     )
     aki = logged_in(browser, base_url, "aki", viewport={"width": 1280, "height": 1000})
-    aki.goto(f"{base_url}/tables/{session.table_id}/experience/")
+    opened_live(aki, f"{base_url}/tables/{session.table_id}/experience/")
     expect(aki.locator("#connection-status")).to_have_text("Live")
     form = aki.locator("#growth-form")
     form.get_by_label("Describe the growth").fill("A new contact")

@@ -3,7 +3,7 @@
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.pages import expect_same_as_fresh_load, logged_in
+from tests.browser.pages import expect_same_as_fresh_load, logged_in, opened_live
 from tests.pictures import picture_bytes
 
 pytestmark = pytest.mark.browser
@@ -36,8 +36,7 @@ def test_expression_uploaded_then_spoken_shows_beside_the_line(
     _upload(page, "smile", "smile.png", "image/png", picture_bytes("PNG", size=(64, 64)))
     expect(page.locator("#face-list img[alt='Aki: smile']")).to_be_visible()
 
-    page.goto(f"{base_url}/sessions/{session.pk}/")
-    expect(page.locator("#connection-status")).to_have_text("Live")
+    opened_live(page, f"{base_url}/sessions/{session.pk}/")
     page.get_by_label("Say as").select_option(label="As Aki (in character)")
     expression = page.get_by_label("Expression")
     expect(expression).to_be_enabled()

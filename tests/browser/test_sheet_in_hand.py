@@ -6,7 +6,7 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.pages import logged_in, room_page
+from tests.browser.pages import logged_in, opened_live, room_page
 from tests.factories import (
     GameSessionFactory,
     friday_table,
@@ -54,7 +54,7 @@ def test_imported_character_rolls_from_its_palette_and_loses_hp_live(browser, ta
     expect(aki.get_by_label("Chat palette")).to_have_value(SHEET["data"]["commands"])
 
     # It takes part in the session, and its palette is there in the room (at phone width).
-    aki.goto(f"{base_url}/sessions/{session.pk}/")
+    opened_live(aki, f"{base_url}/sessions/{session.pk}/")
     # On a phone the cast is under the Table tab and the palette under Sheets.
     aki.locator('[data-room-tab="table"]').click()
     aki.get_by_label("Character to add").select_option(label="天城 アキ (aki)")
