@@ -41,3 +41,24 @@ async def socket_frames(communicator, *, timeout=0.5) -> list[str]:
             frames.append(f"<closed {output.get('code')}>")
             return frames
     return frames
+
+
+def cache_cleared() -> None:
+    """Empty this test run's cache (the sign-up and guest-join limits count in it).
+
+    On Redis, cache.clear() is FLUSHDB: it would also empty the cache and the channel groups
+    of every other parallel test worker, whose rooms then hear nothing. Only the keys under
+    this run's prefix go.
+    """
+    from django.conf import settings
+    from django.core.cache import cache
+
+    if not settings.REDIS_URL:
+        cache.clear()
+        return
+    import redis
+
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    keys = list(client.scan_iter(match=cache.make_key("*")))
+    if keys:
+        client.delete(*keys)

@@ -9,10 +9,10 @@ import urllib.request
 import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
 
 from sessions_app.models import GuestAccount
 from sessions_app.services.tables import invite_create
+from tests.clients import cache_cleared
 from tests.factories import friday_table
 from tests.live_server import DaphneServer, NginxServer
 
@@ -24,7 +24,7 @@ NEW_PASSWORD = "a-long-pass-phrase"
 
 @pytest.fixture
 def behind_nginx():
-    cache.clear()
+    cache_cleared()
     server = DaphneServer(
         extra_env={
             "TRUSTED_PROXIES": "127.0.0.1,::1",
@@ -41,7 +41,7 @@ def behind_nginx():
         if nginx is not None:
             nginx.stop()
         server.stop()
-        cache.clear()
+        cache_cleared()
 
 
 def _post_as_new_browser(url: str, fields: dict, forged_address: str) -> int:

@@ -3,10 +3,10 @@ the opening of main play and a scene running in it, the GM's signed-in client, a
 guest invite with an empty cache (the second player is tests/conftest.py's)."""
 
 import pytest
-from django.core.cache import cache
 
 from sessions_app.services.scenes import scene_start
 from sessions_app.services.tables import invite_create
+from tests.clients import cache_cleared
 from tests.factories import CharacterFactory, cast_member, main_play_start
 
 
@@ -65,9 +65,9 @@ def gm_client(client, gm):
 def empty_cache():
     """A cache emptied before and after the test (the sign-up and guest-join limits count
     in it); modules that need it mark themselves with usefixtures."""
-    cache.clear()
+    cache_cleared()
     yield
-    cache.clear()
+    cache_cleared()
 
 
 @pytest.fixture
