@@ -97,6 +97,34 @@
     if (xhr && xhr.getResponseHeader("X-Action-Ok") === "1") form.reset();
   });
 
+  // The chat form is replaced by the server's answer to Send. Someone who types on before
+  // the answer arrives keeps what they typed: the new form takes the text typed since the
+  // line left (on a refusal, the text as it stands now, to fix and send again).
+  var chatSent = null;
+  var chatTyped = null;
+  function chatText(form) { return form && form.querySelector("[name=text]"); }
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var form = event.detail.elt;
+    if (form && form.id === "chat-form") chatSent = chatText(form) ? chatText(form).value : null;
+  });
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var target = event.detail.target;
+    chatTyped = null;
+    if (!target || target.id !== "chat-form" || chatSent === null) return;
+    var field = chatText(target);
+    if (!field || field.value === chatSent) return;
+    var ok = event.detail.xhr && event.detail.xhr.getResponseHeader("X-Action-Ok") === "1";
+    chatTyped = ok && field.value.indexOf(chatSent) === 0
+      ? field.value.slice(chatSent.length).replace(/^\s+/, "") : field.value;
+  });
+  document.addEventListener("htmx:afterSwap", function (event) {
+    if (chatTyped === null) return;
+    var field = chatText(document.getElementById("chat-form"));
+    if (field && chatTyped) field.value = chatTyped;
+    chatTyped = null;
+    chatSent = null;
+  });
+
   // Panels are re-rendered whole when they change. Keep what the viewer was doing in them:
   // text typed and choices made but not sent, open disclosures, and the keyboard focus, so
   // an update from someone else never snatches a half-made decision away.

@@ -48,3 +48,25 @@ def test_sent_lines_keep_the_chosen_voice_and_the_voices_follow_the_stage(browse
     expect(aki.locator("#roll_roll_as option", has_text=re.compile("^Aki$"))).to_have_count(0)
     for page in (gm, aki):
         expect_same_as_fresh_load(page)
+
+
+def test_text_typed_while_a_line_is_on_its_way_is_kept(browser, aki_in_a_scene):
+    base_url, session, _character = aki_in_a_scene
+    aki = room_page(browser, base_url, session, "aki")
+    held = []
+    aki.route(re.compile(r"/chat/$"), lambda route: held.append(route))
+
+    aki.get_by_label("Message").fill("The door is sealed.")
+    aki.get_by_role("button", name="Send").click()
+    aki.wait_for_timeout(50)
+    while not held:
+        aki.wait_for_timeout(50)
+    # Typing on, before the server has answered the first line.
+    aki.get_by_label("Message").press("End")
+    aki.get_by_label("Message").press_sequentially(" I try the key.")
+    held.pop().continue_()
+
+    expect(aki.locator("#timeline-items")).to_contain_text("The door is sealed.")
+    expect(aki.get_by_label("Message")).to_have_value("I try the key.")
+    said = TimelineEvent.objects.filter(session=session, kind="chat")
+    assert [event.payload["text"] for event in said] == ["The door is sealed."]

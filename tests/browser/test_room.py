@@ -71,6 +71,8 @@ def test_room_gm_and_player_meet_live(browser, live_server_url, csp_violations):
     gm_page.get_by_label("GM only (players do not see this line)").check()
     gm_page.get_by_role("button", name="Send").click()
     expect(gm_page.locator("#timeline-items")).to_contain_text("The librarian is the thief")
+    # The answer to Send brings a fresh form (GM only unticked); the next line waits for it.
+    expect(gm_page.get_by_label("Message")).to_have_value("")
     gm_page.get_by_label("Message").fill("Let us begin")
     gm_page.get_by_role("button", name="Send").click()
     expect(player_page.locator("#timeline-items")).to_contain_text("Let us begin")
