@@ -225,9 +225,7 @@ def chat_post(request, session_id: int):
             "channel": form.cleaned_data["channel"],
         },
     )
-    response = _respond(
-        request, session, membership, "chat-form", chat_form=form, voices_kept=True
-    )
+    response = _respond(request, session, membership, "chat-form", chat_form=form, voices_kept=True)
     # Tells the page the line went: text typed on meanwhile is what the new form keeps.
     response["X-Action-Ok"] = "1"
     return response
