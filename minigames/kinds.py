@@ -14,6 +14,17 @@ class MatchStarted(TypedDict):
     # Where the match's seed comes from; its key (which fixes every hidden card) is only
     # published when the match is over.
     proof: NotRequired[DiceDrawn]
+    # Seated players whose browsers must add their value to the seed before the deal.
+    waiting_for: NotRequired[list[str]]
+
+
+class MatchDealt(TypedDict):
+    """The seed's last value came in: every seated player's browser has taken part."""
+
+    match_id: int
+    game: str
+    names: list[str]
+    proof: DiceDrawn  # with ``values`` and ``value_by``
 
 
 class MatchFinished(TypedDict):
@@ -74,8 +85,36 @@ kind_register(
                 "names": _NAMES,
                 "proof": {"epoch": 0, "index": 5, "value": "01" * 16, "value_source": "server"},
             },
+            {
+                "match_id": 4,
+                "game": "acticsx",
+                "names": _NAMES,
+                "proof": {"epoch": 0, "index": 6, "value": "01" * 16, "value_source": "browser"},
+                "waiting_for": ["aki"],
+            },
         ),
         template="minigames/kinds/match_started.html",
+        panels={Panel.MATCHES},
+    ),
+    Kind(
+        name="match_dealt",
+        payload=MatchDealt,
+        samples=(
+            {
+                "match_id": 3,
+                "game": "actual",
+                "names": _NAMES,
+                "proof": {
+                    "epoch": 0,
+                    "index": 5,
+                    "value": "01" * 16 + "02" * 16,
+                    "value_source": "browser",
+                    "values": ["01" * 16, "02" * 16],
+                    "value_by": ["keeper", "aki"],
+                },
+            },
+        ),
+        template="minigames/kinds/match_dealt.html",
         panels={Panel.MATCHES},
     ),
     Kind(

@@ -23,6 +23,8 @@ class Match(models.Model):
         ACTICSX = "acticsx", _("Actics X")
 
     class Status(models.TextChoices):
+        # Before the deal: a seated player's browser has yet to add its value to the seed.
+        WAITING = "waiting", _("Waiting for the shuffle")
         SETUP = "setup", _("Preparing")
         PLAYING = "playing", _("Playing")
         FINISHED = "finished", _("Finished")
@@ -65,6 +67,15 @@ class Match(models.Model):
         _("status"), max_length=10, choices=Status.choices, default=Status.SETUP
     )
     state = models.JSONField(_("state"))
+    shuffle = models.JSONField(
+        _("shuffle"),
+        default=dict,
+        blank=True,
+        help_text=_(
+            "Where the seed's key sits and the values its players' browsers added; "
+            "while waiting, whose value is still missing."
+        ),
+    )
     version = models.PositiveIntegerField(_("version"), default=0)
     result = models.JSONField(_("result"), null=True, blank=True)
     created_by = models.ForeignKey(
@@ -146,3 +157,43 @@ class Deck(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class PracticeDice(models.Model):
+    """The committed key of one practice game's seed: a batch of two keys of its own.
+
+    A practice game belongs to no session, so it cannot draw from a session's batches; its
+    commitment is shown to its player before their browser draws its value, and the key
+    once the game is over.
+    """
+
+    # Two keys, the fewest a Merkle tree holds; the seed uses the first.
+    SIZE = 2
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("player"),
+        on_delete=models.CASCADE,
+        related_name="+",
+    )
+    master = models.BinaryField(_("master secret"))
+    root = models.CharField(_("commitment"), max_length=64)
+    match = models.OneToOneField(
+        Match,
+        verbose_name=_("match"),
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="practice_dice",
+        help_text=_("Empty until a game is started with this key."),
+    )
+    value = models.CharField(_("player's value"), max_length=128, blank=True)
+    value_source = models.CharField(_("value from"), max_length=10, blank=True)
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("practice dice")
+        verbose_name_plural = _("practice dice")
+
+    def __str__(self) -> str:
+        return f"{self.pk}: {self.root[:16]}"

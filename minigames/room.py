@@ -17,9 +17,14 @@ from sessions_app.selectors.scenes import appeared_character_ids
 from sessions_app.selectors.tables import membership_get
 
 from .forms import MatchForm
+from .messages import seat_name
 from .models import Match
 from .registry import GAMES
-from .services import match_stopped
+from .services import match_stopped, match_undealt, match_waiting_for, match_waiting_names
+
+# A match whose cards are not dealt yet has no board: whichever the game, it shows who has
+# yet to shuffle in, and to them the button that does.
+WAITING_TEMPLATE = "minigames/_match_waiting.html"
 
 
 def match_characters(session, user):
@@ -61,18 +66,36 @@ def board_context(match: Match, user, *, params=None, refused=None) -> dict[str,
     A match stopped with its session's main play is shown to everyone as to a spectator:
     nothing is left to play, so no seat gets controls (nor its hidden cards).
     """
-    presenter = GAMES[match.game].presenter
     stopped = match_stopped(match)
     viewer = None if stopped else user
-    context = presenter.board_context(match, viewer, params=params, refused=refused)
+    if match_undealt(match):
+        context = _waiting_context(match, viewer)
+    else:
+        presenter = GAMES[match.game].presenter
+        context = presenter.board_context(match, viewer, params=params, refused=refused)
     context["stopped"] = stopped
     return context
 
 
+def _waiting_context(match: Match, user) -> dict[str, Any]:
+    return {
+        "match": match,
+        "seat": match.seat_of(user),
+        "names": [seat_name(seat) for seat in match.seats],
+        "game_label": GAMES[match.game].label,
+        "mine": match_waiting_for(match, user),
+        "waiting_names": ", ".join(match_waiting_names(match)),
+    }
+
+
+def board_template(match: Match) -> str:
+    """The template of a match's board: its game's, or the waiting one before the deal."""
+    return WAITING_TEMPLATE if match_undealt(match) else GAMES[match.game].presenter.TEMPLATE
+
+
 def render_board(match: Match, user, *, request=None) -> str:
     """Render one viewer's board (a seat's, or a spectator's) as HTML."""
-    template = GAMES[match.game].presenter.TEMPLATE
-    return render_to_string(template, board_context(match, user), request=request)
+    return render_to_string(board_template(match), board_context(match, user), request=request)
 
 
 def page_context(request, session) -> dict[str, Any]:
@@ -115,6 +138,8 @@ def board_questions(session, user) -> list[BoardQuestion]:
 
 def board_audience(match: Match, user):
     """What a viewer sees of a board depends only on their seat (None: a spectator)."""
+    # Before the deal, a seat's board shows its player's Shuffle in button while their
+    # value is missing: a seat's player is the one whose value it is.
     return ("stopped",) if match_stopped(match) else ("seat", match.seat_of(user))
 
 

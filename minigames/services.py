@@ -3,7 +3,6 @@ computer answer, and tell the session's room. The rules themselves live in the e
 
 from __future__ import annotations
 
-import secrets
 from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -13,15 +12,16 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from sessions_app.models import Character, GameSession, Membership, Phase
+from sessions_app.rules import dice_proof
 from sessions_app.services.access import is_gm, require_gm, require_member
-from sessions_app.services.dice import Draw, dice_draw, proof_block
+from sessions_app.services.dice import Draw, dice_draw, draw_at, proof_block
 from sessions_app.services.signals import board_changed, send_on_commit
 from sessions_app.services.stage import stage_require
 from sessions_app.services.timeline import timeline_append
 
 from .game import IllegalAction
 from .messages import translate
-from .models import Match, MatchMove
+from .models import Match, MatchMove, PracticeDice
 from .registry import DEFAULT_GAME, GAMES, GameSpec, game_spec
 
 BOT_LEVELS = ("random", "search")
@@ -43,21 +43,52 @@ def _seed_place(draw: Draw) -> dict:
     }
 
 
+def _shuffle_place(shuffle: dict) -> dict:
+    """Where a seed several browsers took part in comes from: its key's place and their
+    values, joined in the order they came."""
+    every_browser = all(
+        source == dice_proof.VALUE_FROM_BROWSER for source in shuffle["value_sources"]
+    )
+    return {
+        "epoch": shuffle["epoch"],
+        "index": shuffle["index"],
+        "value": dice_proof.join_values(shuffle["values"]),
+        "value_source": (
+            dice_proof.VALUE_FROM_BROWSER if every_browser else dice_proof.VALUE_FROM_SERVER
+        ),
+        "values": list(shuffle["values"]),
+        "value_by": list(shuffle["value_by"]),
+    }
+
+
 def _seed_proof(match: Match) -> dict | None:
-    """The seed's proof, published once the match is over (its key fixes every card)."""
-    started = match.session.events.filter(kind="match_started", payload__match_id=match.pk).first()
-    place = (started.payload if started is not None else {}).get("proof")
+    """The seed's proof, published once the match is over (its key fixes every card).
+
+    A match stopped before its deal publishes its key with nothing drawn from it, like a
+    skipped roll: every key is accounted for, and nobody learns what the cards would have been.
+    """
+    if match.shuffle.get("values"):
+        place = _shuffle_place(match.shuffle)
+    else:
+        started = match.session.events.filter(
+            kind="match_started", payload__match_id=match.pk
+        ).first()
+        place = (started.payload if started is not None else {}).get("proof")
     if place is None:
         return None
-    return proof_block(
+    dealt = not match_undealt(match)
+    proof = proof_block(
         session_id=match.session_id,
         epoch=place["epoch"],
         index=place["index"],
         value=place["value"],
         value_source=place["value_source"],
-        draws=[[1, SEED_LIMIT]],
-        faces=[match.seed + 1],
+        draws=[[1, SEED_LIMIT]] if dealt else [],
+        faces=[match.seed + 1] if dealt else [],
     )
+    if "values" in place:
+        proof["values"], proof["value_by"] = place["values"], place["value_by"]
+    return proof
 
 
 class StaleMove(ValidationError):
@@ -158,12 +189,14 @@ def match_create(
                 % {"a": seats[0].character.name, "b": seats[1].character.name},
                 match=under_way,
             )
-        draw = None
+        draw = shuffle = None
         if seed is None:
             # The seed fixes every shuffle and random discard of the match: drawn like a
             # roll's dice, so that once the match is over anyone can check it.
             draw = dice_draw(session=session, value=dice_value, reservation=dice_reservation, by=by)
-            seed = draw.source.randint(0, SEED_LIMIT - 1)
+            shuffle = _shuffle_owed(draw, by, seat_users)
+            if shuffle is None:
+                seed = draw.source.randint(0, SEED_LIMIT - 1)
         match = _new_match(
             spec=spec,
             session=session,
@@ -172,6 +205,7 @@ def match_create(
             seat_info=seat_info,
             options=options,
             seed=seed,
+            shuffle=shuffle,
         )
         payload = {
             "match_id": match.pk,
@@ -180,8 +214,164 @@ def match_create(
         }
         if draw is not None:
             payload["proof"] = _seed_place(draw)
+        if shuffle is not None:
+            payload["waiting_for"] = match_waiting_names(match)
         timeline_append(session=session, kind="match_started", actor=by, payload=payload)
     return _computer_turns(match)
+
+
+def _shuffle_owed(draw: Draw, by, seat_users) -> dict | None:
+    """What a new match's seed still waits for: the value of every seated player's browser
+    other than its starter's (the computer adds none: its part is the committed key).
+    None when nobody else is seated, and the seed is drawn at once."""
+    owed = []
+    for user in seat_users:
+        if user is not None and user.pk != by.pk and user.pk not in owed:
+            owed.append(user.pk)
+    if not owed:
+        return None
+    return {
+        "epoch": draw.epoch,
+        "index": draw.index,
+        "values": [draw.value],
+        "value_by": [by.get_username()],
+        "value_sources": [draw.value_source],
+        "waiting_for": owed,
+    }
+
+
+def match_waiting_names(match: Match) -> list[str]:
+    """The names of the seated players whose browsers have yet to add their value."""
+    owed = match.shuffle.get("waiting_for", [])
+    users = [(match.seat0_user_id, match.seat0_user), (match.seat1_user_id, match.seat1_user)]
+    names = []
+    for user_id, user in users:
+        if user_id in owed and user.get_username() not in names:
+            names.append(user.get_username())
+    return names
+
+
+def match_undealt(match: Match) -> bool:
+    """Tell whether the match's cards were never dealt: its seed still waits for a value
+    (or waited, when its session's main play ended first)."""
+    return bool(match.shuffle.get("waiting_for"))
+
+
+def match_waiting_for(match: Match, user) -> bool:
+    """Tell whether the match's deal waits for this user's browser's value."""
+    return match.status == Match.Status.WAITING and getattr(user, "pk", None) in (
+        match.shuffle.get("waiting_for", [])
+    )
+
+
+def match_shuffle_in(*, match_id: int, by, dice_value: str | None = None) -> Match:
+    """Add a seated player's browser's value to their match's seed; the last one deals.
+
+    Until then nobody, the server included, could know the cards: the key was committed
+    before the first value, and each value is fixed before the key is published.
+    """
+    try:
+        value = dice_proof.clean_value(dice_value)
+    except ValueError:
+        raise ValidationError(
+            _("The dice value from your browser is malformed; shuffle in again.")
+        ) from None
+    value_source = dice_proof.VALUE_FROM_BROWSER
+    if value is None:
+        value, value_source = dice_proof.new_value(), dice_proof.VALUE_FROM_SERVER
+    with transaction.atomic():
+        match = (
+            Match.objects.select_for_update()
+            .select_related("session", "seat0_user", "seat1_user")
+            .filter(pk=match_id)
+            .first()
+        )
+        if match is None or match.seat_of(by) is None:
+            raise PermissionDenied(_("You are not playing in this match."))
+        if match.session_id:
+            _require_play_not_over(match.session)
+        if not match_waiting_for(match, by):
+            raise ValidationError(_("Your browser's value is already in this match's shuffle."))
+        shuffle = dict(match.shuffle)
+        shuffle["values"] = [*shuffle["values"], value]
+        shuffle["value_by"] = [*shuffle["value_by"], by.get_username()]
+        shuffle["value_sources"] = [*shuffle["value_sources"], value_source]
+        shuffle["waiting_for"] = [pk for pk in shuffle["waiting_for"] if pk != by.pk]
+        match.shuffle = shuffle
+        if shuffle["waiting_for"]:
+            match.save(update_fields=["shuffle"])
+            send_on_commit(board_changed, session_id=match.session_id, board_id=match.pk)
+        else:
+            _deal(match, by)
+    return _computer_turns(match)
+
+
+def _deal(match: Match, by) -> None:
+    """Draw the seed from the committed key and every seated player's value, and deal."""
+    place = _shuffle_place(match.shuffle)
+    draw = draw_at(
+        session_id=match.session_id,
+        epoch=place["epoch"],
+        index=place["index"],
+        value=place["value"],
+        value_source=place["value_source"],
+    )
+    match.seed = draw.source.randint(0, SEED_LIMIT - 1)
+    engine = GAMES[match.game].engine
+    match.state = engine.to_dict(engine.initial_state(match.options, match.seed))
+    # The board's version stays 0, as a match dealt at once starts: the waiting board shows
+    # -1, so the dealt board replaces it everywhere and a late waiting one never comes back.
+    match.status = Match.Status.SETUP
+    match.save()
+    timeline_append(
+        session=match.session,
+        kind="match_dealt",
+        actor=by,
+        payload={
+            "match_id": match.pk,
+            "game": match.game,
+            "names": [seat["name"] for seat in match.seats],
+            "proof": {key: place[key] for key in place},
+        },
+    )
+    send_on_commit(board_changed, session_id=match.session_id, board_id=match.pk)
+
+
+# The number a practice game's keys are derived with in place of a session's: its batch
+# number (the PracticeDice's id) alone tells one practice game's keys from another's.
+PRACTICE_SESSION = 0
+
+
+def practice_dice_reserve(*, by) -> PracticeDice:
+    """Commit the key of a practice game's seed, to be shown before the player's browser
+    draws its value (the practice form asks right before starting)."""
+    master = dice_proof.new_master()
+    with transaction.atomic():
+        dice = PracticeDice.objects.create(user=by, master=master, root="")
+        dice.root = dice_proof.commitment(
+            master, PRACTICE_SESSION, dice.pk, PracticeDice.SIZE
+        ).hex()
+        dice.save(update_fields=["root"])
+    return dice
+
+
+def _practice_dice(by, reservation) -> PracticeDice:
+    """`by`'s own unused practice key `reservation`, or a fresh one when none was asked for
+    (a page without JavaScript)."""
+    if reservation in (None, ""):
+        return practice_dice_reserve(by=by)
+    try:
+        reservation_id = int(reservation)
+    except (TypeError, ValueError):
+        reservation_id = None
+    dice = (
+        PracticeDice.objects.select_for_update()
+        .filter(pk=reservation_id, user_id=by.pk, match__isnull=True)
+        .first()
+    )
+    if dice is None:
+        raise ValidationError(_("The dice key set aside for this game is gone; start again."))
+    return dice
 
 
 def match_create_practice(
@@ -191,12 +381,30 @@ def match_create_practice(
     options: dict | None = None,
     game: str = DEFAULT_GAME,
     deck: str | None = None,
+    dice_value: str | None = None,
+    dice_reservation=None,
 ) -> Match:
-    """Start a practice game against the computer, outside any session."""
+    """Start a practice game against the computer, outside any session.
+
+    Its seed is drawn like a session match's: from a key committed before the player's
+    browser drew its value (practice_dice_reserve), published once the game is over.
+    """
     if level not in BOT_LEVELS:
         raise ValidationError(_("Unknown computer strength."))
     spec = game_spec(game)
+    try:
+        value = dice_proof.clean_value(dice_value)
+    except ValueError:
+        raise ValidationError(
+            _("The dice value from your browser is malformed; start again.")
+        ) from None
+    value_source = dice_proof.VALUE_FROM_BROWSER
+    if value is None:
+        value, value_source = dice_proof.new_value(), dice_proof.VALUE_FROM_SERVER
     with transaction.atomic():
+        dice = _practice_dice(by, dice_reservation)
+        key = dice_proof.roll_key(bytes(dice.master), PRACTICE_SESSION, dice.pk, 0)
+        seed = dice_proof.DiceSource(key=key, value=value).randint(0, SEED_LIMIT - 1)
         match = _new_match(
             spec=spec,
             session=None,
@@ -207,9 +415,73 @@ def match_create_practice(
                 {"name": _("Computer"), "character_id": None, "computer": True, "level": level},
             ],
             options=_with_decks(options, [deck, None]),
-            seed=None,
+            seed=seed,
         )
+        dice.match, dice.value, dice.value_source = match, value, value_source
+        dice.save(update_fields=["match", "value", "value_source"])
     return _computer_turns(match)
+
+
+def practice_proof(match: Match) -> dict | None:
+    """A finished practice game's seed proof with its commitment, as the check page and the
+    offline verifier read them; None while it is played (the key fixes every card)."""
+    dice = PracticeDice.objects.filter(match=match).first()
+    if dice is None or match.status != Match.Status.FINISHED:
+        return None
+    master = bytes(dice.master)
+    return {
+        "session": PRACTICE_SESSION,
+        "epoch": dice.pk,
+        "size": PracticeDice.SIZE,
+        "root": dice.root,
+        "committed_at": dice.created_at.isoformat(),
+        "index": 0,
+        "key": dice_proof.roll_key(master, PRACTICE_SESSION, dice.pk, 0).hex(),
+        "path": [
+            step.hex()
+            for step in dice_proof.proof_path(
+                master, PRACTICE_SESSION, dice.pk, 0, PracticeDice.SIZE
+            )
+        ],
+        "value": dice.value,
+        "value_source": dice.value_source,
+        "draws": [[1, SEED_LIMIT]],
+        "faces": [match.seed + 1],
+    }
+
+
+def practice_proof_log(match: Match) -> dict | None:
+    """A finished practice game's commitment and seed proof in the shape of a session's
+    JSON log, which the offline verifier (static/verify/verify_dice.py) reads as it is."""
+    proof = practice_proof(match)
+    if proof is None:
+        return None
+    commit = {key: proof[key] for key in ("session", "epoch", "size", "root")}
+    seed_proof = {
+        key: proof[key]
+        for key in ("epoch", "index", "key", "path", "value", "value_source", "draws", "faces")
+    }
+    return {
+        "practice": match.pk,
+        "events": [
+            {
+                "seq": 1,
+                "kind": "dice_committed",
+                "created_at": proof["committed_at"],
+                "payload": {**commit, "procedure": dice_proof.PROCEDURE},
+            },
+            {
+                "seq": 2,
+                "kind": "match_finished",
+                "created_at": match.finished_at.isoformat(),
+                "payload": {
+                    "match_id": match.pk,
+                    "names": [seat["name"] for seat in match.seats],
+                    "proof": seed_proof,
+                },
+            },
+        ],
+    }
 
 
 def _with_decks(options: dict | None, decks: list[str | None]) -> dict:
@@ -220,11 +492,12 @@ def _with_decks(options: dict | None, decks: list[str | None]) -> dict:
     return options
 
 
-def _new_match(*, spec: GameSpec, session, by, seat_users, seat_info, options, seed) -> Match:
+def _new_match(
+    *, spec: GameSpec, session, by, seat_users, seat_info, options, seed, shuffle=None
+) -> Match:
+    """A match dealt from `seed`, or, given the `shuffle` it waits for, not dealt yet."""
     options = spec.clean_options(options, players=seat_users)
-    # A practice game outside any session has no commitment to draw from.
-    seed = secrets.randbelow(SEED_LIMIT) if seed is None else seed
-    state = spec.engine.initial_state(options, seed)
+    waiting = shuffle is not None
     return Match.objects.create(
         game=spec.key,
         session=session,
@@ -232,8 +505,10 @@ def _new_match(*, spec: GameSpec, session, by, seat_users, seat_info, options, s
         seat1_user=seat_users[1],
         seats=seat_info,
         options=options,
-        seed=seed,
-        state=spec.engine.to_dict(state),
+        seed=0 if waiting else seed,
+        state={} if waiting else spec.engine.to_dict(spec.engine.initial_state(options, seed)),
+        status=Match.Status.WAITING if waiting else Match.Status.SETUP,
+        shuffle=shuffle or {},
         created_by=by,
     )
 
@@ -282,7 +557,9 @@ def _computer_turns(match: Match) -> Match:
     applied like a person's, under the row lock and only if the match's version is still
     the one it thought about; if someone moved meanwhile, it thinks again on the new state.
     """
-    if not (_computer_plays(match, 0) or _computer_plays(match, 1)):
+    if match.status == Match.Status.WAITING or not (
+        _computer_plays(match, 0) or _computer_plays(match, 1)
+    ):
         return match
     spec = GAMES[match.game]
     engine = spec.engine
@@ -389,6 +666,11 @@ def match_move(*, match_id: int, by, action: dict, version: int) -> Match:
             _require_play_not_over(match.session)
         if match.status == Match.Status.FINISHED:
             raise ValidationError(_("The match is over."))
+        if match.status == Match.Status.WAITING:
+            raise ValidationError(
+                _("The cards are not dealt yet: waiting for %(names)s to shuffle in.")
+                % {"names": ", ".join(match_waiting_names(match))}
+            )
         spec = GAMES[match.game]
         private = action.get("type") in spec.private_actions
         # A setup only replaces the seat's own secret choices until both are ready, and a

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
@@ -22,7 +22,7 @@ from .forms import DeckForm, MatchForm, PracticeForm
 from .messages import reader_language
 from .models import Deck, Match
 from .registry import GAMES
-from .room import board_context, match_characters
+from .room import board_context, board_template, match_characters
 
 
 def _viewable(request, match_id: int) -> Match:
@@ -81,6 +81,11 @@ def match_create(request, session_id: int):
             "session": session,
             "match_form": form,
             "match_created": match is not None,
+            "waiting_names": (
+                ", ".join(services.match_waiting_names(match))
+                if match is not None and services.match_undealt(match)
+                else ""
+            ),
             "under_way": under_way,
         },
     )
@@ -101,7 +106,7 @@ def _board(match, user, params=None, *, refused=None):
     `refused` is the form of a move just refused, for a board that can show it again.
     """
     context = board_context(match, user, params=params, refused=refused)
-    return context, GAMES[match.game].presenter.TEMPLATE
+    return context, board_template(match)
 
 
 def _action_from_post(match, post) -> dict:
@@ -135,6 +140,28 @@ def match_move(request, match_id: int):
 
 
 @login_required
+@require_POST
+def match_shuffle_in(request, match_id: int):
+    """A seated player's browser adds its value to the match's seed (the last one deals)."""
+    match = _viewable(request, match_id)
+    message = ""
+    try:
+        services.match_shuffle_in(
+            match_id=match.pk, by=request.user, dice_value=request.POST.get("dice_value") or None
+        )
+    except (PermissionDenied, ValidationError) as error:
+        message = " ".join(getattr(error, "messages", [str(error)]))
+    if not request.htmx:
+        if message:
+            messages.error(request, message)
+        return redirect("match_detail", match_id=match.pk)
+    match.refresh_from_db()
+    context, template = _board(match, request.user)
+    context["board_message"] = message
+    return render(request, template, context, status=400 if message else 200)
+
+
+@login_required
 def practice(request):
     form = PracticeForm(request.POST or None, user=request.user)
     if request.method == "POST" and form.is_valid():
@@ -144,6 +171,8 @@ def practice(request):
                 level=form.cleaned_data["level"],
                 options=form.options(),
                 game=form.cleaned_data["game"],
+                dice_value=request.POST.get("dice_value") or None,
+                dice_reservation=request.POST.get("dice_reservation") or None,
             )
         except ValidationError as error:
             apply_errors(form, error)
@@ -234,3 +263,55 @@ def deck_check(request):
         "minigames/decks.html#deck-status",
         {"total": len(cards), "problems": acticsx_decks.deck_problems(cards) if cards else []},
     )
+
+
+@login_required
+@require_POST
+def practice_dice_reserve(request):
+    """Commit a practice game's key right before the player's browser draws its value
+    (static/js/dice-value.js); the browser keeps the commitment it was shown."""
+    dice = services.practice_dice_reserve(by=request.user)
+    return JsonResponse({"reservation": dice.pk, "batch": f"practice:{dice.pk}", "root": dice.root})
+
+
+def _own_practice(request, match_id: int) -> Match:
+    match = get_object_or_404(Match, pk=match_id, session__isnull=True)
+    if match.seat0_user_id != request.user.pk:
+        raise Http404
+    return match
+
+
+@login_required
+def practice_verify(request, match_id: int):
+    """A finished practice game's seed, checked in the player's browser like a roll."""
+    match = _own_practice(request, match_id)
+    proof = services.practice_proof(match)
+    if proof is None:
+        raise Http404
+    data = {**proof, "draws": [[1, str(proof["draws"][0][1])]], "faces": [str(proof["faces"][0])]}
+    data["shown"] = None
+    return render(
+        request,
+        "sessions_app/dice_verify.html",
+        {
+            "practice": match,
+            "who": " – ".join(seat["name"] for seat in match.seats),
+            "proof": proof,
+            "commit": {"payload": {"root": proof["root"], "size": proof["size"]}},
+            "seed": match.seed,
+            "dice_data": data,
+            "verifier_url": "verify/verify_dice.py",
+        },
+    )
+
+
+@login_required
+def practice_proof(request, match_id: int):
+    """The practice game's commitment and seed proof as a log the offline verifier reads."""
+    match = _own_practice(request, match_id)
+    log = services.practice_proof_log(match)
+    if log is None:
+        raise Http404
+    response = JsonResponse(log)
+    response["Content-Disposition"] = f'attachment; filename="practice-{match.pk}-proof.json"'
+    return response

@@ -23,6 +23,7 @@ from tests.factories import (
     UserFactory,
     friday_table,
 )
+from tests.matches import dealt
 from tests.sessions_app.log_script import play_scripted_session
 
 
@@ -173,7 +174,7 @@ def seat_specs(pcs):
 @pytest.fixture
 def match(session, gm, seat_specs):
     """The GM's match of Aki and Ren."""
-    return match_create(session=session, by=gm, seats=seat_specs)
+    return dealt(match_create(session=session, by=gm, seats=seat_specs))
 
 
 @pytest.fixture

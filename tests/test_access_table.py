@@ -266,6 +266,13 @@ ACCESS = [
     row("guest-keep-ordinary-account-404", "player", GET, "guest_keep", expect=404),
     # Mini-games
     row("match-detail-outsider-404", "outsider", GET, "match_detail", "match.pk", expect=404),
+    row("shuffle-in-outsider-404", "outsider", POST, "match_shuffle_in", "match.pk", expect=404),
+    row(
+        "shuffle-in-anonymous-login", ANONYMOUS, POST, "match_shuffle_in", "match.pk", expect=LOGIN
+    ),
+    row("shuffle-in-get-405", "player", GET, "match_shuffle_in", "match.pk", expect=405),
+    row("practice-reserve-anonymous-login", ANONYMOUS, POST, "practice_dice_reserve", expect=LOGIN),
+    row("practice-reserve-get-405", "player", GET, "practice_dice_reserve", expect=405),
     # Scenarios: the owner's alone
     row("scenario-list-anonymous-login", ANONYMOUS, GET, "scenario_list", expect=LOGIN),
     *[

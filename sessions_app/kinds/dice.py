@@ -1,6 +1,6 @@
 """Kinds and payload parts of verifiable dice (sessions_app.rules.dice_proof)."""
 
-from typing import Literal, TypedDict
+from typing import Literal, NotRequired, TypedDict
 
 from .registry import Kind, Topic, kind_register
 
@@ -28,6 +28,10 @@ class DiceDrawn(DicePlace):
 
     value: str
     value_source: Literal["browser", "server"]
+    # A match's seed: each seated player's browser's value, in order (``value`` joins them),
+    # and whose each is.
+    values: NotRequired[list[str]]
+    value_by: NotRequired[list[str]]
 
 
 class DiceProof(DicePlace):
@@ -37,6 +41,8 @@ class DiceProof(DicePlace):
     path: list[str]
     value: str
     value_source: Literal["browser", "server"]
+    values: NotRequired[list[str]]
+    value_by: NotRequired[list[str]]
     draws: list[list[int]]  # [count, sides] in the order drawn
     faces: list[int]
 

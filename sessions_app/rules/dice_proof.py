@@ -19,6 +19,9 @@ The procedure ("srs-dice/v1"), all text UTF-8, numbers in decimal:
   sides takes the next x below ``2**64 - (2**64 mod s)`` (the others are skipped, so every
   face is exactly equally likely) and shows ``1 + x mod s``. ``value`` is the roller's
   random value in lower-case hex.
+- A draw several browsers take part in (a match's seed: each seated player's browser adds
+  a value) lists them as ``values``, in the order they came; its ``value`` is their
+  concatenation, so none of them alone decides the faces.
 """
 
 from __future__ import annotations
@@ -146,6 +149,11 @@ def clean_value(value: str | None) -> str | None:
     return value
 
 
+def join_values(values: Sequence[str]) -> str:
+    """The value of a draw that several browsers took part in: theirs, in order, as one."""
+    return "".join(values)
+
+
 def _words(key: bytes, value: str) -> Iterator[int]:
     block = 0
     while True:
@@ -242,6 +250,8 @@ class RollProof:
     value: str
     draws: tuple[tuple[int, int], ...]
     faces: tuple[int, ...]
+    # The values of the browsers that took part, when more than the roller's (a match's seed).
+    values: tuple[str, ...] = ()
 
 
 def verify(proof: RollProof, root: bytes) -> list[int]:
@@ -255,6 +265,8 @@ def verify(proof: RollProof, root: bytes) -> list[int]:
     climbed = root_from_path(proof.session, proof.epoch, proof.index, proof.key, proof.path)
     if not hmac.compare_digest(climbed, root):
         raise ProofError("the key is not the one committed for this roll")
+    if proof.values and join_values(proof.values) != proof.value:
+        raise ProofError("the value is not the players' values joined in order")
     faces = derive_faces(proof.key, proof.value, proof.draws)
     if tuple(faces) != tuple(proof.faces):
         raise ProofError(f"the dice show {faces}, not {list(proof.faces)}")

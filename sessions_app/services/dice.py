@@ -232,8 +232,16 @@ def dice_draw(*, session: GameSession, value: str | None = None, reservation=Non
             epoch, index = _reserved_index(session, reservation, by)
         else:
             epoch, index = _take_index(session)
-    master, _size = _master(session.pk, epoch)
-    key = dice_proof.roll_key(master, session.pk, epoch, index)
+    return draw_at(
+        session_id=session.pk, epoch=epoch, index=index, value=value, value_source=value_source
+    )
+
+
+def draw_at(*, session_id: int, epoch: int, index: int, value: str, value_source: str) -> Draw:
+    """The dice of a key taken earlier, drawn now (a match's seed, once every seated player's
+    browser has added its value)."""
+    master, _size = _master(session_id, epoch)
+    key = dice_proof.roll_key(master, session_id, epoch, index)
     return Draw(
         epoch=epoch,
         index=index,

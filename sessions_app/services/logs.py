@@ -396,7 +396,15 @@ def _proof_of(proof: dict, commit: dict) -> dice_proof.RollProof:
         value=str(proof["value"]),
         draws=draws,
         faces=tuple(proof["faces"]),
+        values=_values_of(proof),
     )
+
+
+def _values_of(proof: dict) -> tuple[str, ...]:
+    values = proof.get("values", [])
+    if not isinstance(values, list) or not all(isinstance(value, str) for value in values):
+        raise TypeError("values are a list of hexadecimal texts")
+    return tuple(values)
 
 
 def _dice_checked(events: list[dict]) -> list[dict]:

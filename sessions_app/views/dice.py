@@ -61,6 +61,7 @@ def dice_verify(request, session_id: int, seq: int):
         "key": proof["key"],
         "path": proof["path"],
         "value": proof["value"],
+        "values": proof.get("values") or [],
         "draws": [[count, str(sides)] for count, sides in proof["draws"]],
         "faces": _faces_text(proof["faces"]),
         "shown": None if shown is None else _faces_text(shown),

@@ -62,6 +62,7 @@
       return response.ok ? response.json() : {};
     }).then(function (answer) {
       place.value = answer.reservation ? String(answer.reservation) : "";
+      if (answer.batch && answer.root) keepRoot(answer.batch, answer.root);
       return place.value;
     }, function () {
       place.value = "";
@@ -69,9 +70,38 @@
     });
   }
 
-  // A plain submit (no htmx): fill the field before the browser reads the form.
+  // A key committed with its reservation (a practice game's, which no session's page
+  // shows): kept where the pages that show commitments compare them (dice-roots.js).
+  function keepRoot(batch, root) {
+    try {
+      var kept = JSON.parse(window.localStorage.getItem("srs-dice-roots") || "{}") || {};
+      if (!kept[batch]) kept[batch] = root;
+      window.localStorage.setItem("srs-dice-roots", JSON.stringify(kept));
+    } catch (error) {
+      // No storage: nothing to compare with later.
+    }
+  }
+
+  // A plain submit (no htmx): fill the field before the browser reads the form; where a
+  // key is to be reserved first, hold the submit until it is, then send it again.
   document.addEventListener("submit", function (event) {
-    if (!event.target.matches || !event.target.matches("[hx-post]")) fill(event.target);
+    var form = event.target;
+    if (!form.matches || form.matches("[hx-post]") || !valueInput(form)) return;
+    if (form.dataset.diceReady) {
+      delete form.dataset.diceReady;
+      return;
+    }
+    if (!valueInput(form).dataset.diceReserve || !window.fetch || !form.requestSubmit) {
+      fill(form);
+      return;
+    }
+    event.preventDefault();
+    var submitter = event.submitter;
+    reserve(form).then(function () {
+      fill(form);
+      form.dataset.diceReady = "1";
+      form.requestSubmit(submitter && submitter.form === form ? submitter : undefined);
+    });
   }, true);
 
   // htmx: reserve the key first, then draw the value and send.

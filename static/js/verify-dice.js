@@ -59,7 +59,7 @@
   }
 
   // Check one proof; resolves to {verdict, leaf, root, faces}. verdict: "ok", "commitment",
-  // "faces" or "malformed".
+  // "values", "faces" or "malformed".
   async function verify(data) {
     var result = { verdict: "malformed", leaf: "", root: "", faces: [] };
     var key, path;
@@ -86,6 +86,12 @@
     }
     result.root = hex(node);
     if (result.root !== data.root) { result.verdict = "commitment"; return result; }
+    // A match's seed: the value is each seated player's browser's value, joined in order.
+    var values = data.values || [];
+    if (!Array.isArray(values) || (values.length && values.join("") !== data.value)) {
+      result.verdict = "values";
+      return result;
+    }
     var faces = (await deriveFaces(key, data.value, data.draws)).map(String);
     result.faces = faces;
     var same = function (other) { return other.length === faces.length
@@ -114,7 +120,10 @@
     try {
       var kept = JSON.parse(window.localStorage.getItem("srs-dice-values") || "[]");
       var mine = document.querySelector("[data-dice-mine]");
-      if (mine && kept.indexOf(data.value) !== -1) mine.hidden = false;
+      var offered = (data.values && data.values.length) ? data.values : [data.value];
+      if (mine && offered.some(function (value) { return kept.indexOf(value) !== -1; })) {
+        mine.hidden = false;
+      }
     } catch (error) {
       // No storage: the page simply cannot tell whose value it was.
     }

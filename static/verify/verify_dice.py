@@ -59,6 +59,9 @@ def check(dice, commit, shown):
         node = sha(b"\1" + sibling + node) if index >> step & 1 else sha(b"\1" + node + sibling)
     if node.hex() != commit["root"]:
         return "the key is not the one committed for this roll"
+    values = dice.get("values", [])  # a match's seed: each seated player's browser's value
+    if not isinstance(values, list) or (values and "".join(values) != dice["value"]):
+        return "the value is not the players' values joined in order"
     got = faces(key, dice["value"], dice["draws"])
     if got != dice["faces"] or (shown is not None and shown != got):
         return f"the dice show {got}, not {shown if shown is not None else dice['faces']}"

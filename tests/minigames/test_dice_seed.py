@@ -7,6 +7,7 @@ from sessions_app import log_export
 from sessions_app.models import TimelineEvent
 from sessions_app.rules import dice_proof
 from sessions_app.services.logs import log_import
+from tests.matches import dealt
 
 
 def _proof(proof: dict, commit: dict) -> dice_proof.RollProof:
@@ -24,8 +25,8 @@ def _proof(proof: dict, commit: dict) -> dice_proof.RollProof:
 
 
 def test_match_seed_is_hidden_while_playing_and_verifies_after(session, player, seat_specs):
-    match = services.match_create(
-        session=session, by=player, seats=seat_specs, dice_value="3c" * 16
+    match = dealt(
+        services.match_create(session=session, by=player, seats=seat_specs, dice_value="3c" * 16)
     )
 
     started = TimelineEvent.objects.get(kind="match_started").payload["proof"]
@@ -53,8 +54,8 @@ def test_match_with_a_chosen_seed_takes_no_key(session, player, seat_specs):
 def test_finished_match_with_a_seed_of_2_to_the_62_exports_and_imports(
     session, gm, player, seat_specs
 ):
-    match = services.match_create(
-        session=session, by=player, seats=seat_specs, dice_value="3c" * 16
+    match = dealt(
+        services.match_create(session=session, by=player, seats=seat_specs, dice_value="3c" * 16)
     )
     services.match_move(match_id=match.pk, by=player, action={"type": "resign"}, version=0)
     viewer = log_export.log_viewer(session=session, user=gm)

@@ -12,6 +12,7 @@ from minigames.services import SeatSpec
 from sessions_app.models import GameSession, Phase, TimelineEvent
 from sessions_app.services.experience import session_close
 from sessions_app.services.play import phase_advance
+from tests.matches import dealt
 
 SETUP = {
     "type": "setup",
@@ -24,7 +25,9 @@ SETUP = {
 
 
 def _match(session, by, pcs):
-    return services.match_create(session=session, by=by, seats=[SeatSpec(pcs[0]), SeatSpec(pcs[1])])
+    return dealt(
+        services.match_create(session=session, by=by, seats=[SeatSpec(pcs[0]), SeatSpec(pcs[1])])
+    )
 
 
 def _set_phase(session, phase, **fields):
@@ -107,7 +110,11 @@ def test_one_open_match_between_two_characters(session, gm, player, pcs):
     first = _match(session, player, pcs)
 
     with pytest.raises(services.MatchUnderWay) as refused:
-        services.match_create(session=session, by=gm, seats=[SeatSpec(pcs[1]), SeatSpec(pcs[0])])
+        dealt(
+            services.match_create(
+                session=session, by=gm, seats=[SeatSpec(pcs[1]), SeatSpec(pcs[0])]
+            )
+        )
 
     assert refused.value.match == first
     assert "already under way" in refused.value.message

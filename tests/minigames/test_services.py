@@ -16,6 +16,7 @@ from minigames.models import Match, MatchMove
 from minigames.registry import GAMES
 from minigames.services import SeatSpec
 from sessions_app.models import TimelineEvent
+from tests.matches import dealt
 
 SETUP_A = {
     "type": "setup",
@@ -75,7 +76,9 @@ def test_match_create_by_player_for_own_pc(session, player, pc, pc2):
 
 def test_match_create_by_player_for_others_refused(session, player, pc2, npc):
     with pytest.raises(PermissionDenied):
-        services.match_create(session=session, by=player, seats=[SeatSpec(pc2), SeatSpec(npc)])
+        dealt(
+            services.match_create(session=session, by=player, seats=[SeatSpec(pc2), SeatSpec(npc)])
+        )
 
     assert not Match.objects.exists()
 
@@ -94,8 +97,10 @@ def test_match_create_pc_not_taking_part_refused(session, player, pc, pc2):
 
 def test_match_create_computer_pc_refused(session, gm, pc, pc2):
     with pytest.raises(ValidationError, match="Only an NPC"):
-        services.match_create(
-            session=session, by=gm, seats=[SeatSpec(pc), SeatSpec(pc2, computer=True)]
+        dealt(
+            services.match_create(
+                session=session, by=gm, seats=[SeatSpec(pc), SeatSpec(pc2, computer=True)]
+            )
         )
 
 
@@ -467,11 +472,16 @@ def test_deck_save_refuses_third_copy(player):
 def test_match_uses_the_players_saved_deck(session, player, pc, npc):
     deck = decks.deck_save(owner=player, name="Mine", card_ids=_legal_deck())
 
-    match = services.match_create(
-        session=session,
-        by=player,
-        seats=[SeatSpec(pc, deck=f"deck:{deck.pk}"), SeatSpec(npc, computer=True, level="random")],
-        game="acticsx",
+    match = dealt(
+        services.match_create(
+            session=session,
+            by=player,
+            seats=[
+                SeatSpec(pc, deck=f"deck:{deck.pk}"),
+                SeatSpec(npc, computer=True, level="random"),
+            ],
+            game="acticsx",
+        )
     )
 
     assert sorted(
@@ -485,11 +495,13 @@ def test_match_refuses_someone_elses_deck(session, gm, player, pc, npc):
     deck = decks.deck_save(owner=gm, name="GM's", card_ids=_legal_deck())
 
     with pytest.raises(ValidationError, match="not one this seat"):
-        services.match_create(
-            session=session,
-            by=player,
-            seats=[SeatSpec(pc, deck=f"deck:{deck.pk}"), SeatSpec(npc, computer=True)],
-            game="acticsx",
+        dealt(
+            services.match_create(
+                session=session,
+                by=player,
+                seats=[SeatSpec(pc, deck=f"deck:{deck.pk}"), SeatSpec(npc, computer=True)],
+                game="acticsx",
+            )
         )
 
 

@@ -12,6 +12,7 @@ from sessions_app.live import render
 from sessions_app.presenters.live import SPECTATORS
 from sessions_app.services.spectators import spectator_enter, spectators_allow
 from tests.factories import CharacterFactory, MembershipFactory, UserFactory
+from tests.matches import dealt
 
 HAND = 'aria-label="Your hand"'
 # What only a seat's board holds: its hand, its plan being made, its move forms.
@@ -40,7 +41,9 @@ def _watch_page(session) -> str:
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_spectator_page_shows_each_games_board_without_a_hand(watched, gm, player, game):
     session, aki, ren = watched
-    match = match_create(session=session, by=gm, seats=[SeatSpec(aki), SeatSpec(ren)], game=game)
+    match = dealt(
+        match_create(session=session, by=gm, seats=[SeatSpec(aki), SeatSpec(ren)], game=game)
+    )
     seat_board = render_board(match, player)
 
     page = _watch_page(session)
@@ -54,7 +57,9 @@ def test_spectator_page_shows_each_games_board_without_a_hand(watched, gm, playe
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_a_board_change_reaches_spectators_as_nobody_s_seat(watched, gm, game):
     session, aki, ren = watched
-    match = match_create(session=session, by=gm, seats=[SeatSpec(aki), SeatSpec(ren)], game=game)
+    match = dealt(
+        match_create(session=session, by=gm, seats=[SeatSpec(aki), SeatSpec(ren)], game=game)
+    )
     spectator_enter(session_id=session.pk, channel_name="watching", language="ja", time_zone="")
 
     messages = render.board_messages(session_id=session.pk, board_id=match.pk)
@@ -68,7 +73,7 @@ def test_a_board_change_reaches_spectators_as_nobody_s_seat(watched, gm, game):
 @pytest.mark.django_db
 def test_a_change_for_one_seat_alone_is_not_sent_to_spectators(watched, gm, player):
     session, aki, ren = watched
-    match = match_create(session=session, by=gm, seats=[SeatSpec(aki), SeatSpec(ren)])
+    match = dealt(match_create(session=session, by=gm, seats=[SeatSpec(aki), SeatSpec(ren)]))
     spectator_enter(session_id=session.pk, channel_name="watching", language="en", time_zone="")
 
     assert (

@@ -8,6 +8,7 @@ from minigames.models import Match, MatchMove
 from minigames.services import SeatSpec
 from tests.clients import signed_in_client as _client
 from tests.factories import CharacterFactory, MembershipFactory, UserFactory, on_stage
+from tests.matches import dealt
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -191,24 +192,17 @@ def test_practice_creates_match_against_computer(player):
     assert match.session is None and match.seat0_user == player
 
 
-def test_practice_pages_say_plainly_their_games_are_not_verifiable(player):
-    client = _client(player)
-    client.post(reverse("practice"), {"level": "random"})
-
-    assert "Practice games are not verifiable" in client.get(reverse("practice")).content.decode()
-    page = client.get(reverse("match_detail", args=[Match.objects.get().pk])).content.decode()
-    assert "its shuffles are not verifiable" in page
-
-
 def test_room_page_survives_a_match_without_a_board(session, player):
     aki = CharacterFactory(table=session.table, owner=player, name="Aki")
     ren = CharacterFactory(table=session.table, owner=session.table.gm, kind="npc", name="Ren")
     session.characters.add(aki)
-    services.match_create(
-        session=session,
-        by=player,
-        seats=[SeatSpec(aki), SeatSpec(ren, computer=True)],
-        game="acticsx",
+    dealt(
+        services.match_create(
+            session=session,
+            by=player,
+            seats=[SeatSpec(aki), SeatSpec(ren, computer=True)],
+            game="acticsx",
+        )
     )
 
     response = _client(player).get(reverse("session_room", args=[session.pk]))
@@ -423,8 +417,10 @@ def test_match_page_says_when_a_turn_limit_is_set(session, gm, player, game, say
     aki, ren = _two_players(session, player)
     npc = CharacterFactory(table=session.table, owner=gm, kind="npc", name="Innkeeper")
     limited, free = (
-        services.match_create(
-            session=session, by=gm, seats=[SeatSpec(a), SeatSpec(b)], game=game, options=options
+        dealt(
+            services.match_create(
+                session=session, by=gm, seats=[SeatSpec(a), SeatSpec(b)], game=game, options=options
+            )
         )
         for a, b, options in ((aki, ren, {"turn_limit": 12}), (aki, npc, {}))
     )

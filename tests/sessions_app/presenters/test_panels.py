@@ -30,6 +30,7 @@ from sessions_app.services.scenes import scene_start, stage_bring_in
 from sessions_app.services.spectators import spectator_enter, spectators_allow
 from sessions_app.services.timeline import presence_enter, timeline_append
 from tests.factories import CharacterFactory, cast_member, main_play_start
+from tests.matches import dealt
 
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source"}
 CSRF = re.compile(r'<input type="hidden" name="csrfmiddlewaretoken" value="[^"]*">')
@@ -152,7 +153,9 @@ def session_in_play(session, gm, player):
     stage_bring_in(session=session, by=gm, character=npc)
     check_request(session=session, by=gm, character=pc, label="Dodge", value_name="Reflexes")
     chat_tab_add(session=session, by=gm, name="情報")
-    match_create(session=session, by=player, seats=[SeatSpec(pc), SeatSpec(npc, computer=True)])
+    dealt(
+        match_create(session=session, by=player, seats=[SeatSpec(pc), SeatSpec(npc, computer=True)])
+    )
     session.refresh_from_db()
     table.refresh_from_db()
     spectator_enter(session_id=session.pk, channel_name="watching", language="en", time_zone="")
@@ -256,7 +259,7 @@ def test_match_started_reaches_every_open_room(session, gm, player):
     )
     stage_bring_in(session=session, by=gm, character=npc)
     _present(session, gm, player)
-    match_create(session=session, by=gm, seats=[SeatSpec(pc), SeatSpec(npc, computer=True)])
+    dealt(match_create(session=session, by=gm, seats=[SeatSpec(pc), SeatSpec(npc, computer=True)]))
     event = session.events.get(kind="match_started")
 
     pushed = _panels_pushed(render.event_messages(event=_committed(event.pk)))

@@ -33,6 +33,7 @@ from tests.factories import (
     cast_member,
     main_play_start,
 )
+from tests.matches import dealt
 
 BROWSER_VALUE = "7e" * 16
 # One command of each family the roll box knows (rules/srs_commands.py, rules/dice_commands.py).
@@ -124,12 +125,14 @@ def played(session, gm, player, monkeypatch):
     box_send(session=session, by=player, text=":MP+2D6", character=aki, dice_value=BROWSER_VALUE)
     box_send(session=session, by=player, text=":Curse+1D6", character=aki)
     for game in ("actual", "acticsx"):
-        match = games.match_create(
-            session=session,
-            by=player,
-            seats=[SeatSpec(aki), SeatSpec(ren)],
-            game=game,
-            dice_value=BROWSER_VALUE,
+        match = dealt(
+            games.match_create(
+                session=session,
+                by=player,
+                seats=[SeatSpec(aki), SeatSpec(ren)],
+                game=game,
+                dice_value=BROWSER_VALUE,
+            )
         )
         games.match_move(match_id=match.pk, by=player, action={"type": "resign"}, version=0)
     scene_end(session=session, by=gm)
