@@ -274,7 +274,7 @@ STORAGES = {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
             if DEBUG
-            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            else "config.static_storage.ModuleAwareStaticFilesStorage"
         )
     },
 }

@@ -2,46 +2,44 @@
 // #scene-audio panel, effects and cut-ins as timeline lines); this browser's own volume,
 // mute and "hide cut-ins" are kept in localStorage. A browser that blocks autoplay gets a
 // button to allow sound, and the music starts from it.
-(function () {
-  "use strict";
+const KEYS = { volume: "srs.sound.volume", mute: "srs.sound.mute", cutInsOff: "srs.cutins.off" };
+// A line older than this when it arrives (a catch-up after a reconnect) is history:
+// its sound or cut-in is not played again.
+const FRESH_MS = 15000;
+const CUT_IN_MS = 4000;
 
-  var KEYS = { volume: "srs.sound.volume", mute: "srs.sound.mute", cutInsOff: "srs.cutins.off" };
-  // A line older than this when it arrives (a catch-up after a reconnect) is history:
-  // its sound or cut-in is not played again.
-  var FRESH_MS = 15000;
-  var CUT_IN_MS = 4000;
-
-  function stored(key, fallback) {
-    try {
-      var value = window.localStorage.getItem(key);
-      return value === null ? fallback : value;
-    } catch (error) {
-      return fallback;
-    }
+function stored(key, fallback) {
+  try {
+    const value = window.localStorage.getItem(key);
+    return value === null ? fallback : value;
+  } catch (error) {
+    return fallback;
   }
+}
 
-  function store(key, value) {
-    try {
-      window.localStorage.setItem(key, value);
-    } catch (error) {
-      // Private windows may refuse: the setting then lasts for this page only.
-    }
+function store(key, value) {
+  try {
+    window.localStorage.setItem(key, value);
+  } catch (error) {
+    // Private windows may refuse: the setting then lasts for this page only.
   }
+}
 
-  var controls = document.querySelector("[data-sound-controls]");
-  if (!controls) return;
-  var music = controls.querySelector("[data-music-player]");
-  var effect = controls.querySelector("[data-effect-player]");
-  var volumeInput = controls.querySelector("[data-sound-volume]");
-  var muteInput = controls.querySelector("[data-sound-mute]");
-  var cutInsOffInput = controls.querySelector("[data-cut-ins-off]");
-  var unlock = document.querySelector("[data-sound-unlock]");
-  var stage = document.querySelector("[data-cut-in-stage]");
-  var announce = document.querySelector("[data-cut-in-announce]");
-  var wantedMusic = "";
+// Everything below needs the page's sound controls: the room's and the spectator's pages
+// have them.
+function startSound(controls) {
+  const music = controls.querySelector("[data-music-player]");
+  const effect = controls.querySelector("[data-effect-player]");
+  const volumeInput = controls.querySelector("[data-sound-volume]");
+  const muteInput = controls.querySelector("[data-sound-mute]");
+  const cutInsOffInput = controls.querySelector("[data-cut-ins-off]");
+  const unlock = document.querySelector("[data-sound-unlock]");
+  const stage = document.querySelector("[data-cut-in-stage]");
+  const announce = document.querySelector("[data-cut-in-announce]");
+  let wantedMusic = "";
 
   function volume() {
-    var value = parseInt(stored(KEYS.volume, "60"), 10);
+    const value = parseInt(stored(KEYS.volume, "60"), 10);
     return isNaN(value) ? 0.6 : Math.min(Math.max(value, 0), 100) / 100;
   }
 
@@ -50,7 +48,7 @@
   }
 
   function applyLevels() {
-    [music, effect].forEach(function (player) {
+    [music, effect].forEach((player) => {
       player.volume = volume();
       player.muted = muted();
     });
@@ -61,13 +59,13 @@
   }
 
   function play(player) {
-    var started = player.play();
+    const started = player.play();
     if (started && typeof started.catch === "function") {
       started
-        .then(function () {
+        .then(() => {
           if (player === music) unlock.hidden = true;
         })
-        .catch(function (error) {
+        .catch((error) => {
           // NotAllowedError: the browser wants a click first. Anything else (a file that
           // will not decode) leaves the button hidden.
           if (error && error.name === "NotAllowedError") blocked();
@@ -77,8 +75,8 @@
 
   // Follow the #scene-audio panel: start, change or stop the looped music.
   function followMusic() {
-    var panel = document.getElementById("scene-audio");
-    var source = panel ? panel.getAttribute("data-music-src") || "" : "";
+    const panel = document.getElementById("scene-audio");
+    const source = panel ? panel.getAttribute("data-music-src") || "" : "";
     if (source === wantedMusic) return;
     wantedMusic = source;
     controls.setAttribute("data-music-state", source ? "playing" : "stopped");
@@ -93,10 +91,10 @@
   }
 
   function fresh(line) {
-    var item = line.closest("li");
-    var time = item && item.querySelector("time[datetime]");
+    const item = line.closest("li");
+    const time = item && item.querySelector("time[datetime]");
     if (!time) return false;
-    var at = Date.parse(time.getAttribute("datetime"));
+    const at = Date.parse(time.getAttribute("datetime"));
     return !isNaN(at) && Date.now() - at < FRESH_MS;
   }
 
@@ -105,17 +103,17 @@
     play(effect);
   }
 
-  var hideTimer = null;
+  let hideTimer = null;
 
   function showCutIn(line) {
-    var text = line.getAttribute("data-cut-in-text") || "";
+    const text = line.getAttribute("data-cut-in-text") || "";
     // Screen readers hear every cut-in, shown or not.
     announce.textContent = text;
-    var sound = line.getAttribute("data-sound-src");
+    const sound = line.getAttribute("data-sound-src");
     if (sound) playEffect(sound);
     if (stored(KEYS.cutInsOff, "0") === "1") return;
-    var picture = stage.querySelector("[data-cut-in-picture]");
-    var source = line.getAttribute("data-cut-in-src");
+    const picture = stage.querySelector("[data-cut-in-picture]");
+    const source = line.getAttribute("data-cut-in-src");
     if (source) {
       picture.src = source;
       picture.hidden = false;
@@ -140,13 +138,13 @@
 
   // New timeline lines: an effect or a cut-in that has just happened plays here.
   function watchTimeline() {
-    var timeline = document.getElementById("timeline-items");
+    const timeline = document.getElementById("timeline-items");
     if (!timeline) return;
-    new MutationObserver(function (records) {
-      records.forEach(function (record) {
-        record.addedNodes.forEach(function (node) {
+    new MutationObserver((records) => {
+      records.forEach((record) => {
+        record.addedNodes.forEach((node) => {
           if (node.nodeType !== 1) return;
-          node.querySelectorAll("[data-cut-in], .sound-played[data-sound-src]").forEach(function (line) {
+          node.querySelectorAll("[data-cut-in], .sound-played[data-sound-src]").forEach((line) => {
             if (!fresh(line)) return;
             if (line.hasAttribute("data-cut-in")) showCutIn(line);
             else playEffect(line.getAttribute("data-sound-src"));
@@ -161,24 +159,24 @@
   cutInsOffInput.checked = stored(KEYS.cutInsOff, "0") === "1";
   applyLevels();
 
-  volumeInput.addEventListener("input", function () {
+  volumeInput.addEventListener("input", () => {
     store(KEYS.volume, volumeInput.value);
     applyLevels();
   });
-  muteInput.addEventListener("change", function () {
+  muteInput.addEventListener("change", () => {
     store(KEYS.mute, muteInput.checked ? "1" : "0");
     applyLevels();
   });
-  cutInsOffInput.addEventListener("change", function () {
+  cutInsOffInput.addEventListener("change", () => {
     store(KEYS.cutInsOff, cutInsOffInput.checked ? "1" : "0");
     if (cutInsOffInput.checked) hideCutIn();
   });
-  unlock.addEventListener("click", function () {
+  unlock.addEventListener("click", () => {
     unlock.hidden = true;
     if (wantedMusic) play(music);
   });
   stage.addEventListener("click", hideCutIn);
-  document.addEventListener("keydown", function (event) {
+  document.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && !stage.hidden) hideCutIn();
   });
 
@@ -187,4 +185,7 @@
   document.body.addEventListener("htmx:afterSwap", followMusic);
   followMusic();
   watchTimeline();
-})();
+}
+
+const controls = document.querySelector("[data-sound-controls]");
+if (controls) startSound(controls);
