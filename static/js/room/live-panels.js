@@ -1,9 +1,12 @@
 // Panels arrive from the session's socket as out-of-band parts and are re-rendered whole
 // when they change.
 
+import { staleBoard } from "./board-versions.js";
+
 // The socket sends every page of the session the partials of all of them: a page takes the
 // partials it shows and leaves the others. An out-of-band part whose target this page lacks
-// is dropped here, before htmx would report it as an error (htmx:oobErrorNoTarget). Pages
+// is dropped here, before htmx would report it as an error (htmx:oobErrorNoTarget), and so
+// is a board no newer than the one shown (board-versions.js). Pages
 // name the extension in hx-ext; htmx reads that when it processes the page, after the
 // page's module scripts have run.
 if (window.htmx) {
@@ -19,7 +22,7 @@ if (window.htmx) {
         const target = colon >= 0
           ? document.querySelector(oob.slice(colon + 1))
           : part.id && document.getElementById(part.id);
-        if (!target) {
+        if (!target || staleBoard(part, target)) {
           part.remove();
           dropped = true;
         }
