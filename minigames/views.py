@@ -155,10 +155,14 @@ def match_shuffle_in(request, match_id: int):
         if message:
             messages.error(request, message)
         return redirect("match_detail", match_id=match.pk)
+    if not message:
+        # The dealt board reaches this page over the socket like every other's, often before
+        # this answer: an answer swapped in after it would land on the board it replaced.
+        return HttpResponse(status=204)
     match.refresh_from_db()
     context, template = _board(match, request.user)
     context["board_message"] = message
-    return render(request, template, context, status=400 if message else 200)
+    return render(request, template, context)
 
 
 @login_required

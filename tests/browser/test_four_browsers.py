@@ -95,6 +95,13 @@ def test_match_award_and_growth_reach_four_browsers_without_reload(browser, tabl
     match = Match.objects.get(session=session)
     _all_like_fresh(pages)
 
+    # Aki's browser adds its value to the seed (the GM started the match), and the cards are
+    # dealt on every page.
+    aki.locator(f"#match-{match.pk}").get_by_role("button", name="Shuffle in").click()
+    for page in pages:
+        expect(page.locator("#timeline-items .event-match_dealt")).to_have_count(1)
+    _all_like_fresh(pages)
+
     # Aki prepares (the computer is ready at once), then resigns: the end reaches everyone.
     _prepare(aki, match)
     aki_board = aki.locator(f"#match-{match.pk}")
