@@ -7,11 +7,47 @@ services/access.py, which knows nothing of HTTP.
 
 from __future__ import annotations
 
+import functools
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import Http404
+from django.views.decorators.http import require_http_methods
 
 from ..models import GameSession, Membership, Table
 from ..selectors.tables import membership_get
-from ..services.access import member_session
+from ..services.access import is_gm, member_session
+
+
+def member_view(*methods: str, gm: bool = False, refusal: str = ""):
+    """A view for the members of the session or table its URL names (`session_id` or
+    `table_id`), called as `view(request, session_or_table, membership, **other_url_ids)`.
+
+    The checks run in this order: signed in (else the login page), one of `methods` if any
+    are given (else 405), a member (else 404), and with `gm=True` the table's GM (else 403,
+    `refusal` saying why).
+    """
+
+    def decorate(view):
+        @functools.wraps(view)
+        def resolved(request, **url_ids):
+            if "session_id" in url_ids:
+                place, membership = member_session_or_404(
+                    user=request.user, session_id=url_ids.pop("session_id")
+                )
+            else:
+                place, membership = member_table_or_404(
+                    user=request.user, table_id=url_ids.pop("table_id")
+                )
+            if gm and not is_gm(membership):
+                raise PermissionDenied(refusal)
+            return view(request, place, membership, **url_ids)
+
+        if methods:
+            resolved = require_http_methods(list(methods))(resolved)
+        return login_required(resolved)
+
+    return decorate
 
 
 def member_session_or_404(*, user, session_id: int) -> tuple[GameSession, Membership]:

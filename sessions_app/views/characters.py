@@ -31,7 +31,7 @@ from ..forms import (
     RulesProfileForm,
 )
 from ..models import Character, CharacterFace, Membership, Table
-from .access import member_table_or_404, membership_or_404
+from .access import member_view, membership_or_404
 from .common import apply_errors
 
 
@@ -40,9 +40,8 @@ def _may_view_sheet(user, membership: Membership, character: Character) -> bool:
     return is_gm(membership) or character.owner_id == user.pk
 
 
-@login_required
-def character_list(request, table_id: int):
-    table, membership = member_table_or_404(user=request.user, table_id=table_id)
+@member_view()
+def character_list(request, table, membership):
     viewer_is_gm = is_gm(membership)
     characters = table_characters(table=table)
     if not viewer_is_gm:
@@ -67,10 +66,8 @@ def _resource_names(table: Table) -> list[str]:
     return list(table_profile(table=table).resource_names or [])
 
 
-@login_required
-@require_http_methods(["GET", "POST"])
-def character_new(request, table_id: int):
-    table, membership = member_table_or_404(user=request.user, table_id=table_id)
+@member_view("GET", "POST")
+def character_new(request, table, membership):
     kind = Character.Kind.NPC if request.GET.get("kind") == "npc" else Character.Kind.PC
     if kind == Character.Kind.NPC and not is_gm(membership):
         raise PermissionDenied
@@ -291,12 +288,8 @@ def _faces_post(request, character):
     return None
 
 
-@login_required
-@require_http_methods(["GET", "POST"])
-def profile_edit(request, table_id: int):
-    table, membership = member_table_or_404(user=request.user, table_id=table_id)
-    if not is_gm(membership):
-        raise PermissionDenied
+@member_view("GET", "POST", gm=True)
+def profile_edit(request, table, _membership):
     profile = table_profile(table=table)
     # A shipped profile is copied on its first save: the copy starts with the name the GM
     # reads, not the English it is stored under.

@@ -25,7 +25,7 @@ from sessions_app.services import scene_pictures
 from sessions_app.services.images import image_content_type, image_read_upload
 
 from ..models import GameSession, Handout, PlannedScene
-from .access import member_session_or_404
+from .access import member_session_or_404, member_view
 from .media import stored_file_response
 
 
@@ -100,11 +100,9 @@ def _upload_or_none(request) -> bytes | None:
     return image_read_upload(request.FILES.get("image"))
 
 
-@login_required
-@require_POST
-def scene_background_set(request, session_id: int):
+@member_view("POST")
+def scene_background_set(request, session, _membership):
     """The GM shows a picture behind the running scene (or takes it away)."""
-    session, membership = member_session_or_404(user=request.user, session_id=session_id)
     scene = running_scene(session_id=session.pk)
     try:
         if scene is None:

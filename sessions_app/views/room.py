@@ -59,7 +59,7 @@ from ..presenters.room import (
 )
 from ..presenters.stage import speaker_choice, speakers
 from ..rules import srs_checks, srs_odds
-from .access import member_session_or_404
+from .access import member_view
 from .common import apply_errors
 
 TEMPLATE = "sessions_app/session_room.html"
@@ -88,10 +88,9 @@ def room_context(request, session, membership, *, full: bool = True, **overrides
     return context
 
 
-@login_required
-def earlier_events(request, session_id: int):
+@member_view()
+def earlier_events(request, session, membership):
     """The lines before the oldest one the page shows, put in front of it."""
-    session, membership = member_session_or_404(user=request.user, session_id=session_id)
     try:
         before = int(request.GET.get("before", ""))
     except ValueError:
@@ -116,9 +115,8 @@ def earlier_events(request, session_id: int):
     )
 
 
-@login_required
-def session_room(request, session_id: int):
-    session, membership = member_session_or_404(user=request.user, session_id=session_id)
+@member_view()
+def session_room(request, session, membership):
     return render(request, TEMPLATE, room_context(request, session, membership))
 
 
@@ -177,10 +175,8 @@ def _posted_id(value) -> int | None:
     return int(value) if isinstance(value, str) and value.isdecimal() else None
 
 
-@login_required
-@require_POST
-def chat_post(request, session_id: int):
-    session, membership = member_session_or_404(user=request.user, session_id=session_id)
+@member_view("POST")
+def chat_post(request, session, membership):
     say_as = say_as_parse(request.POST.get("say_as")) or {}
     voice = _named_voice(session, say_as.get("character_id"), _posted_id(request.POST.get("face")))
     form = ChatForm(request.POST, voice=voice)
@@ -264,10 +260,8 @@ def _own_voices(request, session, membership) -> list[Character]:
     return voices(controlled, session.phase in MAIN_PLAY_PHASES, on_stage)
 
 
-@login_required
-@require_POST
-def roll_box(request, session_id: int):
-    session, membership = member_session_or_404(user=request.user, session_id=session_id)
+@member_view("POST")
+def roll_box(request, session, membership):
     voice = _named_voice(session, _posted_id(request.POST.get("roll_as")))
     offered = (
         [voice.character]
@@ -308,11 +302,9 @@ def roll_box(request, session_id: int):
     return _respond(request, session, membership, "roll-box", roll_box_form=form, voices_kept=True)
 
 
-@login_required
-@require_POST
-def palette_line_send(request, session_id: int):
+@member_view("POST")
+def palette_line_send(request, session, membership):
     """Send one line of a character's chat palette straight to the room."""
-    session, membership = member_session_or_404(user=request.user, session_id=session_id)
     form = PaletteSendForm(request.POST)
     message, error = "", False
     if not form.is_valid():
@@ -336,11 +328,9 @@ def palette_line_send(request, session_id: int):
     return _palette_status(request, message, error)
 
 
-@login_required
-@require_POST
-def resource_adjust(request, session_id: int):
+@member_view("POST")
+def resource_adjust(request, session, membership):
     """The character panel's ± buttons: one step up or down of a resource."""
-    session, membership = member_session_or_404(user=request.user, session_id=session_id)
     form = ResourceAdjustForm(request.POST)
     if not form.is_valid():
         return _palette_status(
@@ -409,12 +399,8 @@ def _gm_characters(session):
     return rollable_characters(session)
 
 
-@login_required
-@require_POST
-def check_request_create(request, session_id: int):
-    session, membership = member_session_or_404(user=request.user, session_id=session_id)
-    if not is_gm(membership):
-        raise PermissionDenied
+@member_view("POST", gm=True)
+def check_request_create(request, session, membership):
     form = CheckRequestForm(request.POST, session=session, characters=_gm_characters(session))
     ok = _run(
         form,
@@ -433,12 +419,8 @@ def check_request_create(request, session_id: int):
     )
 
 
-@login_required
-@require_POST
-def contest_create(request, session_id: int):
-    session, membership = member_session_or_404(user=request.user, session_id=session_id)
-    if not is_gm(membership):
-        raise PermissionDenied
+@member_view("POST", gm=True)
+def contest_create(request, session, membership):
     characters = _gm_characters(session)
     form = ContestForm(request.POST, session=session, characters=characters)
     ok = _run(
@@ -478,12 +460,8 @@ def contest_create(request, session_id: int):
     )
 
 
-@login_required
-@require_POST
-def npc_roll(request, session_id: int):
-    session, membership = member_session_or_404(user=request.user, session_id=session_id)
-    if not is_gm(membership):
-        raise PermissionDenied
+@member_view("POST", gm=True)
+def npc_roll(request, session, membership):
     npcs = table_npcs(session)
     form = NpcRollForm(request.POST, session=session, characters=npcs)
     ok = _run(
@@ -571,11 +549,9 @@ def _roll_summary(roll: Roll) -> str:
     }
 
 
-@login_required
-@require_POST
-def check_chances(request, session_id: int, request_id: int):
+@member_view("POST")
+def check_chances(request, session, membership, request_id: int):
     """Exact odds for a pending check as its roller edits their own modifiers."""
-    session, membership = member_session_or_404(user=request.user, session_id=session_id)
     check = get_object_or_404(CheckRequest, pk=request_id, session=session)
     if not can_roll(request.user, check.character) and not is_gm(membership):
         raise Http404
@@ -610,13 +586,9 @@ def check_chances(request, session_id: int, request_id: int):
     )
 
 
-@login_required
-@require_POST
-def contest_preview(request, session_id: int):
+@member_view("POST", gm=True)
+def contest_preview(request, session, _membership):
     """The exact chance of each side while the GM fills in the contest form."""
-    session, membership = member_session_or_404(user=request.user, session_id=session_id)
-    if not is_gm(membership):
-        raise PermissionDenied
     form = ContestForm(request.POST, session=session, characters=_gm_characters(session))
     form.is_valid()
     data = form.cleaned_data
@@ -659,10 +631,8 @@ def _object_action(model, act, done: Promise):
     `act(request, target)` checks who may and does it; the answer is the room's status
     line, `done` or why the service refused."""
 
-    @login_required
-    @require_POST
-    def view(request, session_id: int, **url_ids):
-        session, _membership = member_session_or_404(user=request.user, session_id=session_id)
+    @member_view("POST")
+    def view(request, session, _membership, **url_ids):
         (object_id,) = url_ids.values()  # the one id the URL names: request_id, roll_id
         target = get_object_or_404(model, pk=object_id, session=session)
         try:
@@ -693,11 +663,9 @@ roll_void = _object_action(
 )
 
 
-@login_required
-@require_POST
-def cast_update(request, session_id: int):
+@member_view("POST")
+def cast_update(request, session, membership):
     """Add or remove a character from the session's cast."""
-    session, membership = member_session_or_404(user=request.user, session_id=session_id)
     try:
         character_id = int(request.POST.get("character", ""))
     except ValueError:

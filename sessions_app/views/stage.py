@@ -6,13 +6,11 @@ panel itself is refreshed for everyone over the room's websocket once the change
 
 from __future__ import annotations
 
-from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_POST
 
 from sessions_app.services.play import (
     handout_reveal,
@@ -42,7 +40,7 @@ from sessions_app.services.scenes import (
 )
 
 from ..models import Character, Handout, PlannedScene, PreparedCheck, Scenario
-from .access import member_session_or_404
+from .access import member_view
 
 TEMPLATE = "sessions_app/session_room.html"
 
@@ -302,10 +300,8 @@ ACTIONS = {
 }
 
 
-@login_required
-@require_POST
-def stage_action(request, session_id: int):
-    session, _membership = member_session_or_404(user=request.user, session_id=session_id)
+@member_view("POST")
+def stage_action(request, session, _membership):
     action = ACTIONS.get(request.POST.get("action", ""))
     error = False
     awaits = ""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.decorators import login_required
 from django.shortcuts import render
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
@@ -12,7 +11,7 @@ from sessions_app.services.access import is_gm
 
 from ..charts import histogram_svg
 from ..rules import dice_stats
-from .access import member_session_or_404, member_table_or_404
+from .access import member_view
 
 TEMPLATE = "sessions_app/dice_stats.html"
 
@@ -104,9 +103,8 @@ def _context(rows: list[dice_stats.DiceRow], *, viewer_is_gm: bool) -> dict:
     }
 
 
-@login_required
-def session_dice(request, session_id: int):
-    session, membership = member_session_or_404(user=request.user, session_id=session_id)
+@member_view()
+def session_dice(request, session, membership):
     viewer_is_gm = is_gm(membership)
     rows = dice_rows_for_session(session=session, user=request.user, is_gm=viewer_is_gm)
     context = _context(rows, viewer_is_gm=viewer_is_gm)
@@ -114,9 +112,8 @@ def session_dice(request, session_id: int):
     return render(request, TEMPLATE, context)
 
 
-@login_required
-def table_dice(request, table_id: int):
-    table, membership = member_table_or_404(user=request.user, table_id=table_id)
+@member_view()
+def table_dice(request, table, membership):
     viewer_is_gm = is_gm(membership)
     rows = dice_rows_for_table(table=table, user=request.user, is_gm=viewer_is_gm)
     context = _context(rows, viewer_is_gm=viewer_is_gm)
