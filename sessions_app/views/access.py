@@ -1,8 +1,8 @@
 """The views' side of access: whatever is looked up by its id for an outsider is not there.
 
 A page or a partial asked for by someone who is not a member answers 404, so an outsider
-cannot even learn that a session or table exists. The predicates themselves live in
-services/access.py, which knows nothing of HTTP.
+cannot even learn that a session or table exists. The questions themselves are
+selectors/access.py's, which knows nothing of HTTP.
 """
 
 from __future__ import annotations
@@ -14,9 +14,8 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.views.decorators.http import require_http_methods
 
-from ..models import GameSession, Membership, Table
+from ..selectors.access import is_gm, member_session, member_table
 from ..selectors.tables import membership_get
-from ..services.access import is_gm, member_session
 
 
 def member_view(*methods: str, gm: bool = False, refusal: str = ""):
@@ -50,7 +49,7 @@ def member_view(*methods: str, gm: bool = False, refusal: str = ""):
     return decorate
 
 
-def member_session_or_404(*, user, session_id: int) -> tuple[GameSession, Membership]:
+def member_session_or_404(*, user, session_id: int) -> tuple:
     """Return the session and the user's membership of its table; 404 for anyone else."""
     found = member_session(user=user, session_id=session_id)
     if found is None:
@@ -58,16 +57,15 @@ def member_session_or_404(*, user, session_id: int) -> tuple[GameSession, Member
     return found
 
 
-def member_table_or_404(*, user, table_id: int) -> tuple[Table, Membership]:
+def member_table_or_404(*, user, table_id: int) -> tuple:
     """Return the table (with its GM) and the user's membership of it; 404 for anyone else."""
-    try:
-        table = Table.objects.select_related("gm").get(pk=table_id)
-    except Table.DoesNotExist:
-        raise Http404 from None
-    return table, membership_or_404(user=user, table_id=table.pk)
+    found = member_table(user=user, table_id=table_id)
+    if found is None:
+        raise Http404
+    return found
 
 
-def membership_or_404(*, user, table_id: int) -> Membership:
+def membership_or_404(*, user, table_id: int):
     """Return the user's membership of a table the caller already has; 404 for anyone else."""
     membership = membership_get(user=user, table_id=table_id)
     if membership is None:

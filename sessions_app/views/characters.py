@@ -13,10 +13,10 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from sessions_app.selectors.access import is_gm
 from sessions_app.selectors.experience import character_growth
 from sessions_app.selectors.scenes import sheet_checked_in
 from sessions_app.selectors.tables import table_characters, table_profile
-from sessions_app.services.access import is_gm
 from sessions_app.services.ccfolia import character_ccfolia_export, character_ccfolia_import
 from sessions_app.services.characters import can_edit_character, character_create, character_update
 from sessions_app.services.faces import face_add, face_delete, face_portrait_choose, face_relabel

@@ -7,8 +7,8 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import render
 
 from ..kinds.registry import payload_for
+from ..selectors.access import is_gm
 from ..selectors.timeline import visible_events
-from ..services.access import is_gm
 from ..services.dice import dice_reserve
 from .access import member_view
 

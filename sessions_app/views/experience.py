@@ -10,13 +10,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
 from sessions_app.selectors import experience as experience_selectors
+from sessions_app.selectors.access import is_gm, is_member
 from sessions_app.selectors.experience import (
     award_recipients,
     table_game,
 )
 from sessions_app.selectors.timeline import session_last_seq
 from sessions_app.services import experience as experience_services
-from sessions_app.services.access import is_gm, is_member
 from sessions_app.services.experience import (
     CLEANUP_ITEMS,
     experience_award_session,

@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
+from sessions_app.selectors.access import guest_table_id, is_gm, is_member
 from sessions_app.selectors.tables import (
     open_invites,
     rules_profiles_for_table,
@@ -28,7 +29,6 @@ from sessions_app.selectors.tables import (
     tables_for_user,
 )
 from sessions_app.services import tables as table_services
-from sessions_app.services.access import is_gm, is_member
 from sessions_app.services.spectators import spectator_token_renew, spectators_allow
 from sessions_app.services.tables import (
     InviteError,
@@ -40,7 +40,6 @@ from sessions_app.services.tables import (
 
 from ..forms import GuestJoinForm, GuestKeepForm, SessionForm, SignupForm, TableForm
 from ..models import Invite, Membership, TableBar
-from ..services.access import guest_table_id
 from ..services.guests import guest_join, guest_keep
 from ..services.rate_limits import rate_limit_count, rate_limit_reached
 from .access import member_view
