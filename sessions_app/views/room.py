@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
+from sessions_app.selectors.access import is_gm
 from sessions_app.selectors.chat_tabs import chat_tabs_open
 from sessions_app.selectors.pictures import faces_by_character
 from sessions_app.selectors.scenes import (
@@ -23,7 +24,6 @@ from sessions_app.selectors.scenes import (
 from sessions_app.selectors.tables import table_members
 from sessions_app.selectors.timeline import dice_roots, present_users, recent_events
 from sessions_app.services import checks as check_services
-from sessions_app.services.access import is_gm
 from sessions_app.services.action_keys import Repeated, action_key_clean, once
 from sessions_app.services.characters import session_character_set
 from sessions_app.services.checks import (
@@ -50,6 +50,7 @@ from ..forms import (
 )
 from ..models import MAIN_PLAY_PHASES, Character, CheckRequest, Roll
 from ..presenters.characters import characters_context, session_characters
+from ..presenters.checks import check_chances_context, contest_chance_context, roll_summary
 from ..presenters.room import (
     rollable_characters,
     room_panels_context,
@@ -58,7 +59,6 @@ from ..presenters.room import (
     voices,
 )
 from ..presenters.stage import speaker_choice, speakers
-from ..rules import srs_checks, srs_odds
 from .access import member_view
 from .common import apply_errors
 
@@ -516,7 +516,7 @@ def check_roll(request, session_id: int, request_id: int):
     else:
         if isinstance(done, Repeated):
             done = done.roll
-        message = _roll_summary(done) if isinstance(done, Roll) else _("Answered.")
+        message = roll_summary(done) if isinstance(done, Roll) else _("Answered.")
     return _status(request, message, error=status != 200, status=status)
 
 
@@ -533,22 +533,6 @@ def _status(request, message: str, *, error: bool = False, status: int | None = 
     )
 
 
-def _roll_summary(roll: Roll) -> str:
-    """What the roller is told at once (the card follows in the timeline)."""
-    if roll.secret:
-        return _("Rolled in secret: the GM sees the result.")
-    result = roll.result
-    faces = " + ".join(str(face) for face in roll.faces)
-    if result["outcome"] == srs_checks.OUTCOME_CRITICAL:
-        return _("Rolled %(faces)s: critical!") % {"faces": faces}
-    if result["outcome"] == srs_checks.OUTCOME_FUMBLE:
-        return _("Rolled %(faces)s: fumble.") % {"faces": faces}
-    return _("Rolled %(faces)s: achievement %(achievement)d.") % {
-        "faces": faces,
-        "achievement": result["achievement"],
-    }
-
-
 @member_view("POST")
 def check_chances(request, session, membership, request_id: int):
     """Exact odds for a pending check as its roller edits their own modifiers."""
@@ -559,30 +543,10 @@ def check_chances(request, session, membership, request_id: int):
         declared = clean_declared_modifiers(_declared_rows(request.POST))
     except ValidationError as error:
         return HttpResponse(" ".join(error.messages), status=200)
-    modifier = check.gm_modifier + sum(row.amount for row in declared)
-    show_success = check.difficulty is not None and (
-        not check.difficulty_secret or is_gm(membership)
-    )
-    chances = srs_odds.check_chances(
-        check.value,
-        modifier=modifier,
-        difficulty=check.difficulty if check.difficulty is not None else 0,
-        critical=check.critical,
-        fumble=check.fumble,
-    )
-    without_dice = check_services.answers_without_dice(check)
     return render(
         request,
         f"{TEMPLATE}#chances",
-        {
-            "chances": chances,
-            "show_success": show_success,
-            "check": check,
-            "total_modifier": modifier,
-            "without_dice": without_dice,
-            "achievement": check.value + modifier,
-            "win_chance": check_services.contest_win_chance(check, modifier),
-        },
+        check_chances_context(check, declared=declared, viewer_is_gm=is_gm(membership)),
     )
 
 
@@ -591,38 +555,10 @@ def contest_preview(request, session, _membership):
     """The exact chance of each side while the GM fills in the contest form."""
     form = ContestForm(request.POST, session=session, characters=_gm_characters(session))
     form.is_valid()
-    data = form.cleaned_data
-
-    def side_value(side):
-        character = data.get(f"{side}_character")
-        if data.get(f"{side}_value") is not None:
-            return data[f"{side}_value"]
-        name = data.get(f"{side}_value_name")
-        if character and name and name in character.judgement_values:
-            return int(character.judgement_values[name])
-        return None
-
-    action_value, reaction_value = side_value("action"), side_value("reaction")
-    profile = session.rules_profile
-    chance = None
-    if action_value is not None and reaction_value is not None:
-        chance = srs_odds.contest_chance(
-            action_value,
-            reaction_value,
-            action_modifier=data.get("action_modifier") or 0,
-            reaction_modifier=data.get("reaction_modifier") or 0,
-            reaction_can_roll=not data.get("reaction_cannot_roll"),
-            critical=profile.critical,
-            fumble=profile.fumble,
-            action_critical=data.get("action_critical"),
-            action_fumble=data.get("action_fumble"),
-            reaction_critical=data.get("reaction_critical"),
-            reaction_fumble=data.get("reaction_fumble"),
-        )
     return render(
         request,
         f"{TEMPLATE}#contest-chance",
-        {"contest_chance": chance, "reaction_chance": None if chance is None else 1 - chance},
+        contest_chance_context(form.cleaned_data, session.rules_profile),
     )
 
 
