@@ -18,10 +18,10 @@ from sessions_app.services import logs as log_services
 
 from .. import log_export
 from ..forms import LogImportForm
+from ..presenters.stats import session_histogram
 from ..services.logs import MAX_BYTES
 from .access import member_view
 from .common import apply_errors
-from .stats import session_histogram
 
 
 def _viewer(request, session, membership) -> log_export.LogViewer:
