@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
+from ..models import Roll
 from ..rules import srs_checks, srs_odds
 from ..services.checks import answers_without_dice, contest_win_chance
 
@@ -64,8 +65,12 @@ def _side_value(data: dict, side: str) -> int | None:
     return None
 
 
-def roll_summary(roll) -> str:
-    """What the roller is told at once (the card follows in the timeline)."""
+def roll_summary(done) -> str:
+    """What the roller is told at once (the card follows in the timeline): the roll, or
+    that a side without dice answered."""
+    if not isinstance(done, Roll):
+        return _("Answered.")
+    roll = done
     if roll.secret:
         return _("Rolled in secret: the GM sees the result.")
     result = roll.result

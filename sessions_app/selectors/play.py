@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from ..models import PHASE_ORDER, GameSession, Participation, Phase
+from ..models import MAIN_PLAY_PHASES, PHASE_ORDER, GameSession, Participation, Phase
 
 PREPARATION_ITEMS = ("rulebook", "scenario", "tools")
 
@@ -53,3 +53,12 @@ def phase_next(phase: str) -> str | None:
     following = PHASE_ORDER[index + 1] if index + 1 < len(PHASE_ORDER) else None
     # Closing the session belongs to after-play (experience first), not to this button.
     return None if following == Phase.CLOSED else following
+
+
+def main_play_running(session: GameSession) -> bool:
+    return session.phase in MAIN_PLAY_PHASES
+
+
+def after_play_reached(session: GameSession) -> bool:
+    """Whether the session is in after-play or closed: the awards can be seen."""
+    return session.phase in (Phase.AFTER_PLAY, Phase.CLOSED)

@@ -9,12 +9,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from sessions_app.presenters.room import ROOM_TEMPLATE, room_panels_context
-from sessions_app.selectors.pictures import audio_audible
+from sessions_app.selectors.pictures import audio_audible, table_audio_get
 from sessions_app.services import audio as audio_services
 from sessions_app.services import cut_ins
 from sessions_app.services.images import image_read_upload
 
-from ..models import TableAudio
 from .access import member_view
 from .media import stored_file_response
 from .pictures import _watched
@@ -70,7 +69,7 @@ def audio_upload(request, session, _membership):
 @member_view("POST")
 def audio_delete(request, session, _membership):
     def act(session):
-        audio = TableAudio.objects.filter(pk=_audio_id(request), table_id=session.table_id).first()
+        audio = table_audio_get(table_id=session.table_id, audio_id=_audio_id(request))
         if audio is None:
             raise ValidationError(_("That sound is not one of this table's."))
         audio_services.audio_delete(audio=audio, by=request.user)

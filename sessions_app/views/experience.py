@@ -13,8 +13,11 @@ from sessions_app.selectors import experience as experience_selectors
 from sessions_app.selectors.access import is_gm, is_member
 from sessions_app.selectors.experience import (
     award_recipients,
+    growth_request_at,
+    ledger_entries_at,
     table_game,
 )
+from sessions_app.selectors.play import after_play_reached
 from sessions_app.selectors.timeline import session_last_seq
 from sessions_app.services import experience as experience_services
 from sessions_app.services.experience import (
@@ -28,8 +31,12 @@ from sessions_app.services.experience import (
 )
 
 from ..forms import AwardForm, CleanupForm, CorrectionForm
-from ..models import ExperienceEntry, GrowthRequest, Membership, Phase, Table
-from ..presenters.afterplay import afterplay_context, growth_form_for, ledger_context
+from ..presenters.afterplay import (
+    afterplay_context,
+    growth_asked_message,
+    growth_form_for,
+    ledger_context,
+)
 from .access import member_view
 from .common import apply_errors
 
@@ -42,7 +49,7 @@ def _refused(request, error) -> None:
 @member_view("GET", "POST")
 def afterplay(request, session, membership):
     """The after-play panel: the GM's award form; everyone sees the awards once confirmed."""
-    if session.phase not in (Phase.AFTER_PLAY, Phase.CLOSED):
+    if not after_play_reached(session):
         raise Http404
     form = None
     if request.method == "POST":
@@ -133,15 +140,7 @@ def experience_ledger(request, table, membership):
         except ValidationError as error:
             apply_errors(form, error)
         else:
-            text = (
-                _("%(name)s: %(growth)s (−%(cost)d points).")
-                if asked.status == GrowthRequest.Status.CONFIRMED
-                else _("%(name)s: %(growth)s (%(cost)d points) waits for the GM to confirm.")
-            )
-            messages.success(
-                request,
-                text % {"name": asked.character.name, "growth": asked.reason, "cost": asked.cost},
-            )
+            messages.success(request, growth_asked_message(asked))
             return redirect("experience_ledger", table_id=table.pk)
     return render(
         request,
@@ -154,11 +153,9 @@ def experience_ledger(request, table, membership):
 @member_view("POST", gm=True)
 def growth_decide(request, table, _membership, request_id: int):
     """Confirm or decline a player's growth (the table's GM)."""
-    asked = get_object_or_404(
-        GrowthRequest.objects.select_related("character__table", "person"),
-        pk=request_id,
-        character__table=table,
-    )
+    asked = growth_request_at(table=table, request_id=request_id)
+    if asked is None:
+        raise Http404
     names = {"name": asked.character.name, "growth": asked.reason}
     try:
         if request.POST.get("action") == "confirm":
@@ -190,7 +187,7 @@ def _inbox_status(request, message: str, *, error: bool = False):
     return response
 
 
-def _record_person(request, table: Table, membership: Membership, user_id: int):
+def _record_person(request, table, membership, user_id: int):
     """The person whose record sheet is asked for: themselves, or anyone for the GM."""
     if user_id != request.user.pk and not is_gm(membership):
         raise Http404
@@ -201,9 +198,7 @@ def _record_person(request, table: Table, membership: Membership, user_id: int):
 
 
 def _correction_form(table, person, data=None):
-    return CorrectionForm(
-        data, entries=ExperienceEntry.objects.filter(table=table, person=person).order_by("-id")
-    )
+    return CorrectionForm(data, entries=ledger_entries_at(table=table, person=person))
 
 
 @member_view()

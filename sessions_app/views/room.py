@@ -16,12 +16,13 @@ from django.views.decorators.http import require_POST
 from sessions_app.selectors.access import is_gm
 from sessions_app.selectors.chat_tabs import chat_tabs_open
 from sessions_app.selectors.pictures import faces_by_character
+from sessions_app.selectors.play import main_play_running
 from sessions_app.selectors.scenes import (
     running_scene,
     stage_appearances,
     voice_get,
 )
-from sessions_app.selectors.tables import table_members
+from sessions_app.selectors.tables import table_characters, table_members
 from sessions_app.selectors.timeline import dice_roots, present_users, recent_events
 from sessions_app.services import checks as check_services
 from sessions_app.services.action_keys import Repeated, action_key_clean, once
@@ -48,7 +49,6 @@ from ..forms import (
     RollBoxForm,
     say_as_parse,
 )
-from ..models import MAIN_PLAY_PHASES, Character, CheckRequest, Roll
 from ..presenters.characters import characters_context, session_characters
 from ..presenters.checks import check_chances_context, contest_chance_context, roll_summary
 from ..presenters.room import (
@@ -247,7 +247,7 @@ def _chat(request, session, membership, voice, data, sent: dict):
     )
 
 
-def _own_voices(request, session, membership) -> list[Character]:
+def _own_voices(request, session, membership) -> list:
     scene = running_scene(session_id=session.pk)
     on_stage = (
         [appearance.character for appearance in stage_appearances(scene=scene)] if scene else []
@@ -257,7 +257,7 @@ def _own_voices(request, session, membership) -> list[Character]:
         for character in session_characters(session, is_gm(membership))
         if character.owner_id == request.user.pk
     ]
-    return voices(controlled, session.phase in MAIN_PLAY_PHASES, on_stage)
+    return voices(controlled, main_play_running(session), on_stage)
 
 
 @member_view("POST")
@@ -266,7 +266,7 @@ def roll_box(request, session, membership):
     offered = (
         [voice.character]
         if voice is not None
-        and voice_offered(voice, request.user, is_gm(membership), session.phase in MAIN_PLAY_PHASES)
+        and voice_offered(voice, request.user, is_gm(membership), main_play_running(session))
         else []
     )
     form = RollBoxForm(request.POST, characters=offered, user=request.user)
@@ -311,7 +311,7 @@ def palette_line_send(request, session, membership):
         message, error = _("Choose a line of the palette to send."), True
     else:
         character = get_object_or_404(
-            Character, pk=form.cleaned_data["character"], table_id=session.table_id
+            table_characters(table=session.table), pk=form.cleaned_data["character"]
         )
         try:
             palette_send(
@@ -337,7 +337,7 @@ def resource_adjust(request, session, membership):
             request, " ".join(form.non_field_errors()) or _("Choose a character."), True
         )
     character = get_object_or_404(
-        Character, pk=form.cleaned_data["character"], table_id=session.table_id
+        table_characters(table=session.table), pk=form.cleaned_data["character"]
     )
     change = form.cleaned_data["change"]
     try:
@@ -516,7 +516,7 @@ def check_roll(request, session_id: int, request_id: int):
     else:
         if isinstance(done, Repeated):
             done = done.roll
-        message = roll_summary(done) if isinstance(done, Roll) else _("Answered.")
+        message = roll_summary(done)
     return _status(request, message, error=status != 200, status=status)
 
 
@@ -536,7 +536,7 @@ def _status(request, message: str, *, error: bool = False, status: int | None = 
 @member_view("POST")
 def check_chances(request, session, membership, request_id: int):
     """Exact odds for a pending check as its roller edits their own modifiers."""
-    check = get_object_or_404(CheckRequest, pk=request_id, session=session)
+    check = get_object_or_404(session.check_requests, pk=request_id)
     if not can_roll(request.user, check.character) and not is_gm(membership):
         raise Http404
     try:
@@ -562,15 +562,15 @@ def contest_preview(request, session, _membership):
     )
 
 
-def _object_action(model, act, done: Promise):
-    """Return the view through which the GM acts on one object of a session: the service
+def _object_action(rows, act, done: Promise):
+    """Return the view through which the GM acts on one of `rows(session)`: the service
     `act(request, target)` checks who may and does it; the answer is the room's status
     line, `done` or why the service refused."""
 
     @member_view("POST")
     def view(request, session, _membership, **url_ids):
         (object_id,) = url_ids.values()  # the one id the URL names: request_id, roll_id
-        target = get_object_or_404(model, pk=object_id, session=session)
+        target = get_object_or_404(rows(session), pk=object_id)
         try:
             act(request, target)
         except ValidationError as error:
@@ -581,17 +581,17 @@ def _object_action(model, act, done: Promise):
 
 
 check_cancel = _object_action(
-    CheckRequest,
+    lambda session: session.check_requests,
     lambda request, check: check_services.check_cancel(request=check, by=request.user),
     gettext_lazy("Check cancelled."),
 )
 roll_reveal = _object_action(
-    Roll,
+    lambda session: session.rolls,
     lambda request, roll: check_services.roll_reveal(roll=roll, by=request.user),
     gettext_lazy("The roll is revealed to everyone."),
 )
 roll_void = _object_action(
-    Roll,
+    lambda session: session.rolls,
     lambda request, roll: check_services.roll_void(
         roll=roll, by=request.user, reason=request.POST.get("reason", "")
     ),
@@ -606,7 +606,7 @@ def cast_update(request, session, membership):
         character_id = int(request.POST.get("character", ""))
     except ValueError:
         return HttpResponse(_("Choose a character."), status=400)
-    character = get_object_or_404(Character, pk=character_id, table=session.table)
+    character = get_object_or_404(table_characters(table=session.table), pk=character_id)
     taking_part = request.POST.get("taking_part") == "1"
     confirm = request.POST.get("confirm")
     if confirm == "0":

@@ -39,7 +39,6 @@ from sessions_app.services.tables import (
 )
 
 from ..forms import GuestJoinForm, GuestKeepForm, SessionForm, SignupForm, TableForm
-from ..models import Invite, Membership, TableBar
 from ..services.guests import guest_join, guest_keep
 from ..services.rate_limits import rate_limit_count, rate_limit_reached
 from .access import member_view
@@ -183,7 +182,7 @@ def spectators_update(request, table, membership):
 
 @member_view("POST")
 def invite_withdraw(request, table, membership, invite_id: int):
-    invite = get_object_or_404(Invite, pk=invite_id, table=table)
+    invite = get_object_or_404(table.invites, pk=invite_id)
     try:
         table_services.invite_withdraw(invite=invite, by=request.user)
     except PermissionDenied as error:
@@ -196,9 +195,7 @@ def invite_withdraw(request, table, membership, invite_id: int):
 
 @member_view("POST")
 def member_remove(request, table, membership, user_id: int):
-    member = get_object_or_404(
-        Membership.objects.select_related("user"), table=table, user_id=user_id
-    )
+    member = get_object_or_404(table_members(table=table), user_id=user_id)
     try:
         table_services.member_remove(table=table, by=request.user, user=member.user)
     except PermissionDenied as error:
@@ -221,7 +218,7 @@ def member_remove(request, table, membership, user_id: int):
 @member_view("POST")
 def member_bar_lift(request, table, membership, user_id: int):
     """The GM lets a removed person join again through the table's invites."""
-    bar = get_object_or_404(TableBar.objects.select_related("user"), table=table, user_id=user_id)
+    bar = get_object_or_404(table_bars(table=table), user_id=user_id)
     try:
         table_services.member_bar_lift(table=table, by=request.user, user=bar.user)
     except PermissionDenied as error:
@@ -308,7 +305,7 @@ class _InviteAttempt:
     status: int = 400
 
 
-def _invite_attempt(request, token: str, invite: Invite, action: str | None) -> _InviteAttempt:
+def _invite_attempt(request, token: str, invite, action: str | None) -> _InviteAttempt:
     """Carry out the posted action, if any. The order of the checks decides which answer a
     refused action gets: a closed server refuses a guest or a signup before its form is read."""
     attempt = _InviteAttempt(
@@ -379,7 +376,7 @@ def _invite_join_by_login(request, attempt: _InviteAttempt) -> None:
         login(request, attempt.user)
 
 
-def _invite_welcome(request, token: str, invite: Invite, attempt: _InviteAttempt):
+def _invite_welcome(request, token: str, invite, attempt: _InviteAttempt):
     """Make the member (unless signing up already did) and take them to the table."""
     if not attempt.joined:
         try:
@@ -392,7 +389,7 @@ def _invite_welcome(request, token: str, invite: Invite, attempt: _InviteAttempt
     return redirect("table_detail", table_id=invite.table_id)
 
 
-def _invite_page(request, invite: Invite, attempt: _InviteAttempt, *, status: int):
+def _invite_page(request, invite, attempt: _InviteAttempt, *, status: int):
     if invite.allows_guests:
         # The guest card comes first on the page: the cursor starts in it.
         attempt.signup_form.fields["username"].widget.attrs.pop("autofocus", None)
