@@ -315,6 +315,22 @@ class RollBoxForm(forms.Form):
         ]
 
 
+def room_forms(
+    *, session, user, speakers, expressions, tabs, voices, gm_characters=None, npcs=None
+) -> dict:
+    """The session room's empty forms for one viewer, by their names in the page's context;
+    the GM's check, contest and NPC roll forms come with `gm_characters` and `npcs`."""
+    room = {
+        "chat_form": ChatForm(speakers=speakers, expressions=expressions, tabs=tabs),
+        "roll_box_form": RollBoxForm(characters=voices, user=user),
+    }
+    if gm_characters is not None:
+        room["check_form"] = CheckRequestForm(session=session, characters=gm_characters)
+        room["contest_form"] = ContestForm(session=session, characters=gm_characters)
+        room["npc_form"] = NpcRollForm(session=session, characters=npcs)
+    return room
+
+
 class PaletteSendForm(forms.Form):
     character = forms.IntegerField(widget=forms.HiddenInput)
     text = forms.CharField(max_length=CHAT_MAX_LENGTH)

@@ -26,9 +26,10 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from sessions_app.kinds.registry import LogPlace, Topic, log_place, payload_for, topic_of
+from sessions_app.selectors.access import is_gm
 from sessions_app.selectors.tables import table_members
 from sessions_app.selectors.timeline import visible_events
-from sessions_app.services.access import is_gm, require_member
+from sessions_app.services.access import require_member
 from sessions_app.services.images import image_to_text
 from sessions_app.services.logs import FORMAT, FORMAT_VERSION
 

@@ -29,9 +29,9 @@ from ..presenters.panels import (
 )
 from ..presenters.room import ROOM_TEMPLATE
 from ..presenters.spectators import spectator_event_html
+from ..selectors.access import is_gm, member_session
 from ..selectors.spectators import public_events, spectator_session
 from ..selectors.timeline import events_after, session_last_seq
-from ..services.access import is_gm, member_session
 from ..services.spectators import spectator_enter, spectator_leave, spectator_seen
 from ..services.timeline import presence_enter, presence_leave, presence_seen
 from ..time_zones import TIME_ZONE_COOKIE, zone_from_cookie

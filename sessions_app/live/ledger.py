@@ -16,8 +16,8 @@ from django.template.loader import render_to_string
 from ..models import Table
 from ..presenters import live
 from ..presenters.afterplay import LEDGER_TEMPLATE, ledger_context
+from ..selectors.access import is_gm
 from ..selectors.tables import membership_get
-from ..services.access import is_gm
 from ..time_zones import TIME_ZONE_COOKIE, zone_from_cookie
 from .consumers import (
     CLOSE_NOT_A_MEMBER,

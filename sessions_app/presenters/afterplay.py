@@ -7,7 +7,7 @@ from django.utils.translation import gettext as _
 
 from ..charts import line_chart_svg
 from ..forms import AwardForm, CleanupForm, GrowthForm
-from ..models import Character, GameSession, Phase, Table
+from ..models import Character, GameSession, GrowthRequest, Phase, Table
 from ..selectors import experience as experience_selectors
 from ..selectors.experience import (
     award_recipients,
@@ -93,3 +93,13 @@ def ledger_context(table: Table, user, viewer_is_gm: bool, *, growth_form=None) 
         "members": table_members(table=table) if viewer_is_gm else [],
         "balance_chart": balance_chart(table),
     }
+
+
+def growth_asked_message(asked: GrowthRequest) -> str:
+    """What a player is told once they asked for growth: done, or waiting for the GM."""
+    text = (
+        _("%(name)s: %(growth)s (−%(cost)d points).")
+        if asked.status == GrowthRequest.Status.CONFIRMED
+        else _("%(name)s: %(growth)s (%(cost)d points) waits for the GM to confirm.")
+    )
+    return text % {"name": asked.character.name, "growth": asked.reason, "cost": asked.cost}

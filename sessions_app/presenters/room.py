@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.db.models import Q
 
-from ..forms import ChatForm, CheckRequestForm, ContestForm, NpcRollForm, RollBoxForm
+from ..forms import room_forms
 from ..models import Character
 from ..models.chat import CHAT_TAB_NAME_MAX_LENGTH
 from ..selectors.chat_tabs import chat_tabs_open
@@ -71,25 +71,32 @@ def room_panels_context(session, user, viewer_is_gm: bool) -> dict:
         "profile": session.rules_profile,
         "viewer": user,
         "viewer_is_gm": viewer_is_gm,
-        "chat_form": ChatForm(
+        "chat_tabs": tabs,
+        "tab_name_limit": CHAT_TAB_NAME_MAX_LENGTH,
+        "check_items": pending_checks_for(session_id=session.pk, user=user, is_gm=viewer_is_gm),
+    }
+    gm_forms = {}
+    if viewer_is_gm:
+        gm_forms = {
+            "gm_characters": rollable_characters(session)
+            .select_related("owner")
+            .order_by("kind", "name"),
+            "npcs": table_npcs(session).select_related("owner"),
+        }
+    context.update(
+        room_forms(
+            session=session,
+            user=user,
             speakers=speakers(session, user, viewer_is_gm, own_voices),
             expressions=faces_by_character(characters=own_voices),
             tabs=tabs,
-        ),
-        "chat_tabs": tabs,
-        "tab_name_limit": CHAT_TAB_NAME_MAX_LENGTH,
-        "roll_box_form": RollBoxForm(characters=own_voices, user=user),
-        "check_items": pending_checks_for(session_id=session.pk, user=user, is_gm=viewer_is_gm),
-    }
+            voices=own_voices,
+            **gm_forms,
+        )
+    )
     if viewer_is_gm:
-        characters = rollable_characters(session).select_related("owner").order_by("kind", "name")
         context.update(
             {
-                "check_form": CheckRequestForm(session=session, characters=characters),
-                "contest_form": ContestForm(session=session, characters=characters),
-                "npc_form": NpcRollForm(
-                    session=session, characters=table_npcs(session).select_related("owner")
-                ),
                 "cast_candidates": table_characters(table=session.table, kind="pc"),
                 **gm_scenario_context(session, user),
                 **inbox_context(session, user, viewer_is_gm),

@@ -22,6 +22,7 @@ from ..models import (
     StageRequest,
 )
 from ..selectors.pictures import portraits_of
+from ..selectors.play import phase_next, preparation_state, preplay_warnings
 from ..selectors.scenes import (
     open_scene_requests,
     open_stage_requests,
@@ -34,7 +35,6 @@ from ..selectors.scenes import (
     stage_appearances,
 )
 from ..selectors.tables import table_characters
-from ..services.play import phase_next, preparation_state, preplay_warnings
 
 
 def speakers(session, user, is_gm: bool, on_stage: list[Character]):

@@ -202,3 +202,17 @@ def experience_balances(*, table: Table) -> list[tuple[str, list[tuple[str, int]
         if any(value for _label, value in points):
             series.append((person.get_username(), points))
     return series
+
+
+def growth_request_at(*, table: Table, request_id: int) -> GrowthRequest | None:
+    """A growth request for one of the table's characters, with its character and person."""
+    return (
+        GrowthRequest.objects.select_related("character__table", "person")
+        .filter(pk=request_id, character__table=table)
+        .first()
+    )
+
+
+def ledger_entries_at(*, table: Table, person) -> QuerySet[ExperienceEntry]:
+    """The person's ledger entries written at this table, newest first."""
+    return ExperienceEntry.objects.filter(table=table, person=person).order_by("-id")

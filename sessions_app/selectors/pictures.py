@@ -12,6 +12,7 @@ from ..models import (
     Appearance,
     CharacterFace,
     CutIn,
+    GameSession,
     Handout,
     HandoutReveal,
     ImportedLog,
@@ -182,3 +183,13 @@ def audio_audible(*, user, audio_id: int, watched=frozenset()) -> TableAudio | N
     if audio.heard and (membership is not None or audio.table_id in watched):
         return audio
     return None
+
+
+def table_audio_get(*, table_id: int, audio_id: int) -> TableAudio | None:
+    """One of the table's sounds, or None."""
+    return TableAudio.objects.filter(pk=audio_id, table_id=table_id).first()
+
+
+def watched_session(*, session_id: int, watched) -> GameSession | None:
+    """The session, if it belongs to one of the `watched` tables (a spectator's), else None."""
+    return GameSession.objects.filter(pk=session_id, table_id__in=watched).first()

@@ -6,10 +6,12 @@ from django.db.models import Count, Prefetch, Q, QuerySet
 
 from ..models import (
     MAIN_PLAY_PHASES,
+    Handout,
     PlannedScene,
     PreparedCheck,
     RulesProfile,
     Scenario,
+    ScenarioNpc,
 )
 
 
@@ -51,3 +53,43 @@ def judgement_value_names_for(*, user) -> list[str]:
             if name not in names:
                 names.append(name)
     return names
+
+
+def planned_scene_for_owner(*, user, scenario_id: int, scene_id: int) -> PlannedScene | None:
+    """A planned scene of the user's own scenario, with the scenario, else None."""
+    return (
+        PlannedScene.objects.select_related("scenario")
+        .filter(pk=scene_id, scenario_id=scenario_id, scenario__owner_id=user.pk)
+        .first()
+    )
+
+
+def handout_for_owner(*, user, scenario_id: int, handout_id: int) -> Handout | None:
+    """A handout of the user's own scenario, with the scenario, else None."""
+    return (
+        Handout.objects.select_related("scenario")
+        .filter(pk=handout_id, scenario_id=scenario_id, scenario__owner_id=user.pk)
+        .first()
+    )
+
+
+# A scenario's items of each kind, each with the rows up to the scenario; `scenario` may be
+# the scenario or its id.
+
+
+def scenario_planned_scenes(*, scenario) -> QuerySet[PlannedScene]:
+    return PlannedScene.objects.select_related("scenario").filter(scenario=scenario)
+
+
+def scenario_prepared_checks(*, scenario) -> QuerySet[PreparedCheck]:
+    return PreparedCheck.objects.select_related("planned_scene__scenario").filter(
+        planned_scene__scenario=scenario
+    )
+
+
+def scenario_npcs(*, scenario) -> QuerySet[ScenarioNpc]:
+    return ScenarioNpc.objects.select_related("scenario").filter(scenario=scenario)
+
+
+def scenario_handouts(*, scenario) -> QuerySet[Handout]:
+    return Handout.objects.select_related("scenario").filter(scenario=scenario)

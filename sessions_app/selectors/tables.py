@@ -5,7 +5,16 @@ from __future__ import annotations
 from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
-from ..models import GameSession, Invite, Membership, Phase, RulesProfile, Table, TableBar
+from ..models import (
+    Character,
+    GameSession,
+    Invite,
+    Membership,
+    Phase,
+    RulesProfile,
+    Table,
+    TableBar,
+)
 
 
 def membership_get(*, user, table_id: int) -> Membership | None:
@@ -77,3 +86,8 @@ def table_profile(*, table: Table) -> RulesProfile:
         RulesProfile.objects.filter(table__isnull=True, name="SRS standard").first()
         or RulesProfile.objects.filter(table__isnull=True).first()
     )
+
+
+def character_with_table(*, character_id: int) -> Character | None:
+    """The character with its table and owner, or None."""
+    return Character.objects.select_related("table", "owner").filter(pk=character_id).first()

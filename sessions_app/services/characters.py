@@ -18,9 +18,10 @@ from ..models import (
     TimelineEvent,
 )
 from ..rules.palette_text import PALETTE_MAX_CHARS, PALETTE_MAX_LINES
+from ..selectors.access import is_gm
 from ..selectors.scenes import on_stage_ids, running_scene
 from ..selectors.tables import membership_get
-from .access import is_gm, require_member
+from .access import require_member
 from .timeline import timeline_append
 
 JUDGEMENT_VALUE_RANGE = (-99, 99)

@@ -7,10 +7,11 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils.translation import gettext as _
 
 from ..models import ChatTab, GameSession, Membership, TimelineEvent
+from ..selectors.access import is_gm, is_player
 from ..selectors.chat_tabs import chat_tab_of_channel
 from ..selectors.scenes import Voice, voice_get
 from ..selectors.tables import membership_get
-from .access import is_gm, is_player, require_member
+from .access import require_member
 from .faces import FACE_NOT_OF_CHARACTER
 from .stage import speaker_check
 from .timeline import timeline_append

@@ -28,9 +28,10 @@ from ..models import (
     TimelineEvent,
 )
 from ..rules import srs_checks, srs_commands, srs_odds
+from ..selectors.access import is_gm, is_player, member_exists
 from ..selectors.scenes import Voice
 from ..srs_messages import GM_MODIFIER, command_error_message
-from .access import is_gm, is_player, member_exists, require_gm, require_member
+from .access import require_gm, require_member
 from .cut_ins import cut_in_for_roll
 from .dice import dice_draw, roll_place, roll_proof
 from .stage import entry_check_resolved, stage_require

@@ -31,6 +31,7 @@ from ..models import (
     Table,
     TimelineEvent,
 )
+from ..selectors.access import is_member
 from ..selectors.experience import (
     award_recipients,
     balance_of,
@@ -39,7 +40,7 @@ from ..selectors.experience import (
     table_game,
 )
 from ..selectors.tables import table_profile
-from .access import is_member, require_gm, require_member
+from .access import require_gm, require_member
 from .characters import JUDGEMENT_VALUE_RANGE
 from .signals import ledger_changed, send_on_commit
 from .timeline import timeline_append

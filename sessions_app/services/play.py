@@ -10,8 +10,6 @@ from django.utils.translation import gettext as _
 
 from .. import rooms
 from ..models import (
-    MAIN_PLAY_PHASES,
-    PHASE_ORDER,
     Appearance,
     Character,
     GameSession,
@@ -23,27 +21,14 @@ from ..models import (
     Scene,
     TimelineEvent,
 )
+from ..selectors.access import is_gm
+from ..selectors.play import PREPARATION_ITEMS, phase_next
 from ..selectors.scenes import session_players
-from .access import is_gm, require_gm, require_member
+from .access import require_gm, require_member
 from .scenes import scene_end
 from .timeline import timeline_append
 
-PREPARATION_ITEMS = ("rulebook", "scenario", "tools")
 INTRO_MAX_LENGTH = 4000
-
-
-def preparation_state(*, session: GameSession) -> dict[str, bool]:
-    """Each item of the GM's preparation and whether it is done.
-
-    A scenario chosen in the app is "scenario chosen" whatever the tick says, so the
-    checklist and the scenario picker always agree; the tick remains for a scenario run
-    from a book or from memory.
-    """
-    ticks = session.preparation or {}
-    state = {item: bool(ticks.get(item)) for item in PREPARATION_ITEMS}
-    if session.scenario_id is not None:
-        state["scenario"] = True
-    return state
 
 
 def _locked(session: GameSession) -> GameSession:
@@ -211,36 +196,6 @@ def intro_present(*, session: GameSession, by, character: Character, text: str) 
         )
 
 
-def preplay_warnings(*, session: GameSession) -> list[str]:
-    """Name what pre-play has left undone: shown before main play starts, never a lock."""
-    warnings = []
-    preparation = preparation_state(session=session)
-    labels = {
-        "rulebook": _("the rulebook is not marked as read"),
-        "scenario": _("no scenario is marked as chosen"),
-        "tools": _("the tools are not marked as ready"),
-    }
-    for item in PREPARATION_ITEMS:
-        if not preparation.get(item):
-            warnings.append(labels[item])
-    rows = list(session.participations.select_related("character"))
-    if not rows:
-        warnings.append(_("no PC is taking part yet"))
-    for row in rows:
-        if row.sheet_status != Participation.SheetStatus.CHECKED:
-            warnings.append(_("%(name)s's sheet is not checked") % {"name": row.character.name})
-        if not row.intro_done:
-            warnings.append(_("%(name)s has not been introduced") % {"name": row.character.name})
-    return warnings
-
-
-def phase_next(phase: str) -> str | None:
-    index = PHASE_ORDER.index(phase)
-    following = PHASE_ORDER[index + 1] if index + 1 < len(PHASE_ORDER) else None
-    # Closing the session belongs to after-play (experience first), not to this button.
-    return None if following == Phase.CLOSED else following
-
-
 def phase_advance(*, session: GameSession, by, from_phase: str) -> str:
     """Move the session to the next phase; `from_phase` is what the GM saw when clicking,
     so a second tab (or a double click) cannot advance twice."""
@@ -308,10 +263,6 @@ def _continuous_scene_start(session: GameSession, by) -> Scene:
         },
     )
     return scene
-
-
-def main_play_running(session: GameSession) -> bool:
-    return session.phase in MAIN_PLAY_PHASES
 
 
 def handout_reveal(*, session: GameSession, by, handout: Handout) -> HandoutReveal:

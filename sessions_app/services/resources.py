@@ -10,8 +10,8 @@ from django.utils.translation import gettext as _
 from ..models import Character, GameSession, Phase, TimelineEvent
 from ..rules import srs_commands
 from ..rules.palette_text import resource_apply, resource_command_parse
+from ..selectors.access import is_gm
 from ..selectors.tables import membership_get
-from .access import is_gm
 from .checks import twin_append
 from .dice import dice_draw, draw_proof
 from .timeline import timeline_append

@@ -30,8 +30,9 @@ from ..models import (
     TimelineEvent,
 )
 from ..rules import srs_commands
+from ..selectors.access import is_player
 from ..selectors.scenes import on_stage_ids
-from .access import is_player, require_gm, require_member
+from .access import require_gm, require_member
 from .checks import check_request, check_request_announce, check_request_build
 from .dice import dice_draw, draw_proof
 from .stage import appear, character_label, request_event

@@ -17,9 +17,9 @@ from ..models import (
     StageRequest,
 )
 from ..rules import srs_checks
+from ..selectors.access import is_gm
 from ..selectors.scenes import Voice, on_stage_ids, running_scene
 from ..selectors.tables import membership_get
-from .access import is_gm
 from .timeline import timeline_append
 
 

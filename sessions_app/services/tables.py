@@ -13,7 +13,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ..models import GameSession, Invite, Membership, RulesProfile, Table, TableBar
-from .access import guest_table_id, is_gm, require_gm, require_member, require_not_guest
+from ..selectors.access import guest_table_id, is_gm
+from .access import require_gm, require_member, require_not_guest
 from .dice import dice_commit_ahead
 from .signals import membership_ended, send_on_commit
 from .timeline import timeline_append

@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET
 
 from sessions_app.presenters.room import ROOM_TEMPLATE, room_panels_context
-from sessions_app.selectors.pictures import audio_audible
+from sessions_app.selectors.pictures import audio_audible, table_audio_get
 from sessions_app.services import audio as audio_services
 from sessions_app.services import cut_ins
 from sessions_app.services.images import image_read_upload
 
-from ..models import TableAudio
-from .access import member_session_or_404
+from .access import member_view
 from .media import stored_file_response
 from .pictures import _watched
 
@@ -33,9 +31,8 @@ def _audio_id(request, *, required: bool = True) -> int | None:
         raise ValidationError(_("That sound is not one of this table's.")) from None
 
 
-def _answer(request, session_id: int, act):
+def _answer(request, session, act):
     """Run one GM action and answer with the GM's sound controls and what became of it."""
-    session, _membership = member_session_or_404(user=request.user, session_id=session_id)
     try:
         message = act(session)
     except (PermissionDenied, ValidationError) as error:
@@ -53,9 +50,8 @@ def _answer(request, session_id: int, act):
     return render(request, f"{ROOM_TEMPLATE}#audio-controls", context)
 
 
-@login_required
-@require_POST
-def audio_upload(request, session_id: int):
+@member_view("POST")
+def audio_upload(request, session, _membership):
     def act(session):
         data, name = audio_services.audio_read_upload(request.FILES.get("file"))
         audio = audio_services.audio_upload(
@@ -67,48 +63,44 @@ def audio_upload(request, session_id: int):
         )
         return _("“%(title)s” was added.") % {"title": audio.title}
 
-    return _answer(request, session_id, act)
+    return _answer(request, session, act)
 
 
-@login_required
-@require_POST
-def audio_delete(request, session_id: int):
+@member_view("POST")
+def audio_delete(request, session, _membership):
     def act(session):
-        audio = TableAudio.objects.filter(pk=_audio_id(request), table_id=session.table_id).first()
+        audio = table_audio_get(table_id=session.table_id, audio_id=_audio_id(request))
         if audio is None:
             raise ValidationError(_("That sound is not one of this table's."))
         audio_services.audio_delete(audio=audio, by=request.user)
         return _("“%(title)s” was removed.") % {"title": audio.title}
 
-    return _answer(request, session_id, act)
+    return _answer(request, session, act)
 
 
-@login_required
-@require_POST
-def scene_music_set(request, session_id: int):
+@member_view("POST")
+def scene_music_set(request, session, _membership):
     def act(session):
         audio_id = _audio_id(request, required=False)
         audio_services.scene_music_set(session=session, by=request.user, audio_id=audio_id)
         return _("The music was set.") if audio_id else _("The music stopped.")
 
-    return _answer(request, session_id, act)
+    return _answer(request, session, act)
 
 
-@login_required
-@require_POST
-def sound_play(request, session_id: int):
+@member_view("POST")
+def sound_play(request, session, _membership):
     def act(session):
         audio = audio_services.sound_play(
             session=session, by=request.user, audio_id=_audio_id(request)
         )
         return _("“%(title)s” is playing.") % {"title": audio.title}
 
-    return _answer(request, session_id, act)
+    return _answer(request, session, act)
 
 
-@login_required
-@require_POST
-def cut_in_start(request, session_id: int):
+@member_view("POST")
+def cut_in_start(request, session, _membership):
     def act(session):
         upload = request.FILES.get("image")
         cut_ins.cut_in_start(
@@ -120,12 +112,11 @@ def cut_in_start(request, session_id: int):
         )
         return _("The cut-in is showing.")
 
-    return _answer(request, session_id, act)
+    return _answer(request, session, act)
 
 
-@login_required
-@require_POST
-def cut_ins_on_rolls(request, session_id: int):
+@member_view("POST")
+def cut_ins_on_rolls(request, session, _membership):
     def act(session):
         on = bool(request.POST.get("on"))
         cut_ins.cut_ins_on_rolls_set(table=session.table, by=request.user, on=on)
@@ -133,7 +124,7 @@ def cut_ins_on_rolls(request, session_id: int):
             return _("Criticals and fumbles now show a cut-in.")
         return _("Criticals and fumbles no longer show a cut-in.")
 
-    return _answer(request, session_id, act)
+    return _answer(request, session, act)
 
 
 @require_GET

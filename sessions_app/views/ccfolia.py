@@ -4,34 +4,22 @@ from __future__ import annotations
 
 from pathlib import PurePosixPath
 
-from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_GET, require_http_methods
 
-from sessions_app.services.access import is_gm
 from sessions_app.services.ccfolia_room import MAX_ZIP_BYTES
 from sessions_app.services.ccfolia_room import ccfolia_room_import as room_import
 
 from ..forms import CcfoliaRoomForm
-from .access import member_table_or_404
+from .access import member_view
 from .common import apply_errors
 
 # The report is kept in the user's session so that reloading it never imports again.
 _REPORT_KEY = "ccfolia_room_report"
 
 
-def _gm_table_or_404(request, table_id: int):
-    table, membership = member_table_or_404(user=request.user, table_id=table_id)
-    if not is_gm(membership):
-        raise PermissionDenied
-    return table
-
-
-@login_required
-@require_http_methods(["GET", "POST"])
-def ccfolia_room_import(request, table_id: int):
-    table = _gm_table_or_404(request, table_id)
+@member_view("GET", "POST", gm=True)
+def ccfolia_room_import(request, table, _membership):
     form = CcfoliaRoomForm()
     if request.method == "POST":
         form = CcfoliaRoomForm(request.POST, request.FILES)
@@ -59,10 +47,8 @@ def ccfolia_room_import(request, table_id: int):
     )
 
 
-@login_required
-@require_GET
-def ccfolia_room_report(request, table_id: int):
-    table = _gm_table_or_404(request, table_id)
+@member_view("GET", gm=True)
+def ccfolia_room_report(request, table, _membership):
     report = request.session.get(_REPORT_KEY)
     if not report or report.get("table_id") != table.pk:
         return redirect("ccfolia_room_import", table_id=table.pk)

@@ -13,10 +13,10 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from sessions_app.selectors.access import is_gm
 from sessions_app.selectors.experience import character_growth
 from sessions_app.selectors.scenes import sheet_checked_in
-from sessions_app.selectors.tables import table_characters, table_profile
-from sessions_app.services.access import is_gm
+from sessions_app.selectors.tables import character_with_table, table_characters, table_profile
 from sessions_app.services.ccfolia import character_ccfolia_export, character_ccfolia_import
 from sessions_app.services.characters import can_edit_character, character_create, character_update
 from sessions_app.services.faces import face_add, face_delete, face_portrait_choose, face_relabel
@@ -30,23 +30,19 @@ from ..forms import (
     FaceUploadForm,
     RulesProfileForm,
 )
-from ..models import Character, CharacterFace, Membership, Table
-from .access import member_table_or_404, membership_or_404
+from .access import member_view, membership_or_404
 from .common import apply_errors
 
 
-def _may_view_sheet(user, membership: Membership, character: Character) -> bool:
+def _may_view_sheet(user, membership, character) -> bool:
     """Players see their own sheets; the GM sees all of them."""
     return is_gm(membership) or character.owner_id == user.pk
 
 
-@login_required
-def character_list(request, table_id: int):
-    table, membership = member_table_or_404(user=request.user, table_id=table_id)
+@member_view()
+def character_list(request, table, membership):
     viewer_is_gm = is_gm(membership)
-    characters = table_characters(table=table)
-    if not viewer_is_gm:
-        characters = characters.filter(kind=Character.Kind.PC)
+    characters = table_characters(table=table, kind=None if viewer_is_gm else "pc")
     return render(
         request,
         "sessions_app/character_list.html",
@@ -59,20 +55,18 @@ def character_list(request, table_id: int):
     )
 
 
-def _value_names(table: Table) -> list[str]:
+def _value_names(table) -> list[str]:
     return list(table_profile(table=table).judgement_value_names or [])
 
 
-def _resource_names(table: Table) -> list[str]:
+def _resource_names(table) -> list[str]:
     return list(table_profile(table=table).resource_names or [])
 
 
-@login_required
-@require_http_methods(["GET", "POST"])
-def character_new(request, table_id: int):
-    table, membership = member_table_or_404(user=request.user, table_id=table_id)
-    kind = Character.Kind.NPC if request.GET.get("kind") == "npc" else Character.Kind.PC
-    if kind == Character.Kind.NPC and not is_gm(membership):
+@member_view("GET", "POST")
+def character_new(request, table, membership):
+    kind = "npc" if request.GET.get("kind") == "npc" else "pc"
+    if kind == "npc" and not is_gm(membership):
         raise PermissionDenied
     if "ccfolia" in request.POST:
         return _ccfolia_import(request, table, kind=kind)
@@ -162,7 +156,9 @@ def _sheet_page_context(request, character) -> dict:
 @login_required
 def character_ccfolia(request, character_id: int):
     """The character as Ccfolia's clipboard JSON, for those who may see the sheet."""
-    character = get_object_or_404(Character.objects.select_related("table"), pk=character_id)
+    character = character_with_table(character_id=character_id)
+    if character is None:
+        raise Http404
     membership = membership_or_404(user=request.user, table_id=character.table_id)
     if not _may_view_sheet(request.user, membership, character):
         raise Http404
@@ -177,9 +173,9 @@ def character_ccfolia(request, character_id: int):
 @login_required
 @require_http_methods(["GET", "POST"])
 def character_edit(request, character_id: int):
-    character = get_object_or_404(
-        Character.objects.select_related("table", "owner"), pk=character_id
-    )
+    character = character_with_table(character_id=character_id)
+    if character is None:
+        raise Http404
     membership = membership_or_404(user=request.user, table_id=character.table_id)
     if not _may_view_sheet(request.user, membership, character):
         raise Http404
@@ -264,9 +260,8 @@ def _faces_post(request, character):
             )
             return None
         face = get_object_or_404(
-            CharacterFace.objects.select_related("character"),
+            character.faces.select_related("character"),
             pk=request.POST.get("face") if str(request.POST.get("face", "")).isdecimal() else 0,
-            character=character,
         )
         if action == "relabel":
             label_form = FaceLabelForm(request.POST)
@@ -291,12 +286,8 @@ def _faces_post(request, character):
     return None
 
 
-@login_required
-@require_http_methods(["GET", "POST"])
-def profile_edit(request, table_id: int):
-    table, membership = member_table_or_404(user=request.user, table_id=table_id)
-    if not is_gm(membership):
-        raise PermissionDenied
+@member_view("GET", "POST", gm=True)
+def profile_edit(request, table, _membership):
     profile = table_profile(table=table)
     # A shipped profile is copied on its first save: the copy starts with the name the GM
     # reads, not the English it is stored under.

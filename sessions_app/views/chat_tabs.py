@@ -2,28 +2,21 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.http import HttpResponse
 from django.shortcuts import redirect
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.utils.translation import gettext_lazy
 
-from ..services.access import is_gm
 from ..services.chat_tabs import chat_tab_add, chat_tab_archive, chat_tab_move, chat_tab_rename
-from .access import member_session_or_404
+from .access import member_view
 
 TEMPLATE = "sessions_app/session_room.html"
 
 
-def _gm_session(request, session_id: int):
-    """The session of a table the user runs: 404 for outsiders, 403 for its players (the
-    service refuses them too)."""
-    session, membership = member_session_or_404(user=request.user, session_id=session_id)
-    if not is_gm(membership):
-        raise PermissionDenied(_("Only the GM manages chat tabs."))
-    return session
+# Said to the table's players, whom the services refuse too.
+_GM_ONLY = gettext_lazy("Only the GM manages chat tabs.")
 
 
 def _answer(request, session, *, done: str = "", error=None):
@@ -47,10 +40,8 @@ def _answer(request, session, *, done: str = "", error=None):
     return response
 
 
-@login_required
-@require_POST
-def chat_tab_create(request, session_id: int):
-    session = _gm_session(request, session_id)
+@member_view("POST", gm=True, refusal=_GM_ONLY)
+def chat_tab_create(request, session, _membership):
     try:
         tab = chat_tab_add(session=session, by=request.user, name=request.POST.get("name", ""))
     except ValidationError as error:
@@ -58,10 +49,8 @@ def chat_tab_create(request, session_id: int):
     return _answer(request, session, done=_("Tab “%(name)s” opened.") % {"name": tab.name})
 
 
-@login_required
-@require_POST
-def chat_tab_update(request, session_id: int, tab_id: int):
-    session = _gm_session(request, session_id)
+@member_view("POST", gm=True, refusal=_GM_ONLY)
+def chat_tab_update(request, session, _membership, tab_id: int):
     try:
         tab = chat_tab_rename(
             session=session, by=request.user, tab_id=tab_id, name=request.POST.get("name", "")
@@ -71,10 +60,8 @@ def chat_tab_update(request, session_id: int, tab_id: int):
     return _answer(request, session, done=_("Tab renamed “%(name)s”.") % {"name": tab.name})
 
 
-@login_required
-@require_POST
-def chat_tab_reorder(request, session_id: int, tab_id: int):
-    session = _gm_session(request, session_id)
+@member_view("POST", gm=True, refusal=_GM_ONLY)
+def chat_tab_reorder(request, session, _membership, tab_id: int):
     try:
         tab = chat_tab_move(
             session=session,
@@ -87,10 +74,8 @@ def chat_tab_reorder(request, session_id: int, tab_id: int):
     return _answer(request, session, done=_("Tab “%(name)s” moved.") % {"name": tab.name})
 
 
-@login_required
-@require_POST
-def chat_tab_remove(request, session_id: int, tab_id: int):
-    session = _gm_session(request, session_id)
+@member_view("POST", gm=True, refusal=_GM_ONLY)
+def chat_tab_remove(request, session, _membership, tab_id: int):
     try:
         tab = chat_tab_archive(session=session, by=request.user, tab_id=tab_id)
     except ValidationError as error:

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, JsonResponse
 from django.shortcuts import render
-from django.views.decorators.http import require_GET, require_POST
 
 from ..kinds.registry import payload_for
+from ..selectors.access import is_gm
 from ..selectors.timeline import visible_events
-from ..services.access import is_gm
 from ..services.dice import dice_reserve
-from .access import member_session_or_404
+from .access import member_view
 
 
 def _who_rolled(payload: dict) -> str:
@@ -27,15 +25,13 @@ def _faces_text(faces) -> list[str]:
     return [str(face) for face in faces]
 
 
-@login_required
-@require_GET
-def dice_verify(request, session_id: int, seq: int):
+@member_view("GET")
+def dice_verify(request, session, membership, seq: int):
     """Show one event's dice proof, if the reader may see that event and it has one.
 
     The page holds only what the event already showed its reader, plus the batch's public
     commitment; the script recomputes everything and the server's arithmetic is not used.
     """
-    session, membership = member_session_or_404(user=request.user, session_id=session_id)
     events = visible_events(session_id=session.pk, user=request.user, is_gm=is_gm(membership))
     event = events.filter(seq=seq).first()
     if event is not None:
@@ -85,12 +81,10 @@ def dice_verify(request, session_id: int, seq: int):
     )
 
 
-@login_required
-@require_POST
-def dice_key_reserve(request, session_id: int):
+@member_view("POST")
+def dice_key_reserve(request, session, _membership):
     """Set the session's next roll key aside for this user's next roll; the roll widget asks
     right before its browser draws the roll's value (static/js/dice-value.js)."""
-    session, _membership = member_session_or_404(user=request.user, session_id=session_id)
     try:
         reservation = dice_reserve(session=session, by=request.user)
     except (PermissionDenied, ValidationError) as refusal:

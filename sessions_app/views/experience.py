@@ -4,21 +4,22 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
-from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST
 
 from sessions_app.selectors import experience as experience_selectors
+from sessions_app.selectors.access import is_gm, is_member
 from sessions_app.selectors.experience import (
     award_recipients,
+    growth_request_at,
+    ledger_entries_at,
     table_game,
 )
+from sessions_app.selectors.play import after_play_reached
 from sessions_app.selectors.timeline import session_last_seq
 from sessions_app.services import experience as experience_services
-from sessions_app.services.access import is_gm, is_member
 from sessions_app.services.experience import (
     CLEANUP_ITEMS,
     experience_award_session,
@@ -30,9 +31,13 @@ from sessions_app.services.experience import (
 )
 
 from ..forms import AwardForm, CleanupForm, CorrectionForm
-from ..models import ExperienceEntry, GrowthRequest, Membership, Phase, Table
-from ..presenters.afterplay import afterplay_context, growth_form_for, ledger_context
-from .access import member_session_or_404, member_table_or_404
+from ..presenters.afterplay import (
+    afterplay_context,
+    growth_asked_message,
+    growth_form_for,
+    ledger_context,
+)
+from .access import member_view
 from .common import apply_errors
 
 
@@ -41,12 +46,10 @@ def _refused(request, error) -> None:
         messages.error(request, message)
 
 
-@login_required
-@require_http_methods(["GET", "POST"])
-def afterplay(request, session_id: int):
+@member_view("GET", "POST")
+def afterplay(request, session, membership):
     """The after-play panel: the GM's award form; everyone sees the awards once confirmed."""
-    session, membership = member_session_or_404(user=request.user, session_id=session_id)
-    if session.phase not in (Phase.AFTER_PLAY, Phase.CLOSED):
+    if not after_play_reached(session):
         raise Http404
     form = None
     if request.method == "POST":
@@ -76,13 +79,9 @@ def afterplay(request, session_id: int):
     )
 
 
-@login_required
-@require_POST
-def afterplay_cleanup(request, session_id: int):
+@member_view("POST", gm=True)
+def afterplay_cleanup(request, session, _membership):
     """Save the cleanup checklist, or save it and close the session."""
-    session, membership = member_session_or_404(user=request.user, session_id=session_id)
-    if not is_gm(membership):
-        raise PermissionDenied
     form = CleanupForm(request.POST, items=CLEANUP_ITEMS)
     form.is_valid()
     try:
@@ -97,10 +96,9 @@ def afterplay_cleanup(request, session_id: int):
     return redirect("afterplay", session_id=session.pk)
 
 
-@login_required
-def session_sheet(request, session_id: int):
+@member_view()
+def session_sheet(request, session, membership):
     """The printable session sheet (セッションシート): every member may read it."""
-    session, membership = member_session_or_404(user=request.user, session_id=session_id)
     return render(
         request,
         "sessions_app/session_sheet.html",
@@ -112,12 +110,8 @@ def session_sheet(request, session_id: int):
     )
 
 
-@login_required
-@require_POST
-def session_sheet_sign(request, session_id: int):
-    session, membership = member_session_or_404(user=request.user, session_id=session_id)
-    if not is_gm(membership):
-        raise PermissionDenied
+@member_view("POST", gm=True)
+def session_sheet_sign(request, session, _membership):
     try:
         experience_services.session_sheet_sign(session=session, by=request.user)
     except ValidationError as error:
@@ -127,12 +121,10 @@ def session_sheet_sign(request, session_id: int):
     return redirect("session_sheet", session_id=session.pk)
 
 
-@login_required
-@require_http_methods(["GET", "POST"])
-def experience_ledger(request, table_id: int):
+@member_view("GET", "POST")
+def experience_ledger(request, table, membership):
     """My experience in this table's game: balance, every entry at any table, the growth
     form, my growth waiting for the GM, and for the GM the growth to confirm."""
-    table, membership = member_table_or_404(user=request.user, table_id=table_id)
     form = growth_form_for(table, request.user, request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -148,15 +140,7 @@ def experience_ledger(request, table_id: int):
         except ValidationError as error:
             apply_errors(form, error)
         else:
-            text = (
-                _("%(name)s: %(growth)s (−%(cost)d points).")
-                if asked.status == GrowthRequest.Status.CONFIRMED
-                else _("%(name)s: %(growth)s (%(cost)d points) waits for the GM to confirm.")
-            )
-            messages.success(
-                request,
-                text % {"name": asked.character.name, "growth": asked.reason, "cost": asked.cost},
-            )
+            messages.success(request, growth_asked_message(asked))
             return redirect("experience_ledger", table_id=table.pk)
     return render(
         request,
@@ -166,18 +150,12 @@ def experience_ledger(request, table_id: int):
     )
 
 
-@login_required
-@require_POST
-def growth_decide(request, table_id: int, request_id: int):
+@member_view("POST", gm=True)
+def growth_decide(request, table, _membership, request_id: int):
     """Confirm or decline a player's growth (the table's GM)."""
-    table, membership = member_table_or_404(user=request.user, table_id=table_id)
-    if not is_gm(membership):
-        raise PermissionDenied
-    asked = get_object_or_404(
-        GrowthRequest.objects.select_related("character__table", "person"),
-        pk=request_id,
-        character__table=table,
-    )
+    asked = growth_request_at(table=table, request_id=request_id)
+    if asked is None:
+        raise Http404
     names = {"name": asked.character.name, "growth": asked.reason}
     try:
         if request.POST.get("action") == "confirm":
@@ -209,7 +187,7 @@ def _inbox_status(request, message: str, *, error: bool = False):
     return response
 
 
-def _record_person(request, table: Table, membership: Membership, user_id: int):
+def _record_person(request, table, membership, user_id: int):
     """The person whose record sheet is asked for: themselves, or anyone for the GM."""
     if user_id != request.user.pk and not is_gm(membership):
         raise Http404
@@ -220,15 +198,12 @@ def _record_person(request, table: Table, membership: Membership, user_id: int):
 
 
 def _correction_form(table, person, data=None):
-    return CorrectionForm(
-        data, entries=ExperienceEntry.objects.filter(table=table, person=person).order_by("-id")
-    )
+    return CorrectionForm(data, entries=ledger_entries_at(table=table, person=person))
 
 
-@login_required
-def record_sheet(request, table_id: int, user_id: int):
+@member_view()
+def record_sheet(request, table, membership, user_id: int):
     """The printable record sheet (レコードシート) of one person at the table."""
-    table, membership = member_table_or_404(user=request.user, table_id=table_id)
     person = _record_person(request, table, membership, user_id)
     return _render_record(request, table, membership, person)
 
@@ -253,13 +228,9 @@ def _render_record(request, table, membership, person, *, correction_form=None, 
     )
 
 
-@login_required
-@require_POST
-def experience_correct(request, table_id: int, user_id: int):
+@member_view("POST", gm=True)
+def experience_correct(request, table, membership, user_id: int):
     """Append a correction to a person's ledger (the GM)."""
-    table, membership = member_table_or_404(user=request.user, table_id=table_id)
-    if not is_gm(membership):
-        raise PermissionDenied
     person = _record_person(request, table, membership, user_id)
     form = _correction_form(table, person, request.POST)
     if form.is_valid():

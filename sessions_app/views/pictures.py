@@ -6,7 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -18,14 +18,15 @@ from sessions_app.selectors.pictures import (
     line_face_name,
     planned_background_visible,
     scene_background_visible,
+    watched_session,
 )
+from sessions_app.selectors.scenarios import handout_for_owner, planned_scene_for_owner
 from sessions_app.selectors.scenes import running_scene
 from sessions_app.selectors.spectators import SPECTATING_SESSION_KEY, spectator_table_ids
 from sessions_app.services import scene_pictures
 from sessions_app.services.images import image_content_type, image_read_upload
 
-from ..models import GameSession, Handout, PlannedScene
-from .access import member_session_or_404
+from .access import member_session_or_404, member_view
 from .media import stored_file_response
 
 
@@ -50,7 +51,7 @@ def face_image(request, face_id: int):
 def line_face(request, session_id: int, face_id: int):
     """The face beside a chat line: works for imported logs too, whose faces are theirs."""
     watched = _watched(request)
-    session = GameSession.objects.filter(pk=session_id, table_id__in=watched).first()
+    session = watched_session(session_id=session_id, watched=watched)
     if session is None:
         if not request.user.is_authenticated:
             raise Http404
@@ -100,11 +101,9 @@ def _upload_or_none(request) -> bytes | None:
     return image_read_upload(request.FILES.get("image"))
 
 
-@login_required
-@require_POST
-def scene_background_set(request, session_id: int):
+@member_view("POST")
+def scene_background_set(request, session, _membership):
     """The GM shows a picture behind the running scene (or takes it away)."""
-    session, membership = member_session_or_404(user=request.user, session_id=session_id)
     scene = running_scene(session_id=session.pk)
     try:
         if scene is None:
@@ -143,12 +142,9 @@ def _scenario_picture(request, scenario_id: int, item, setter, anchor: str):
 @login_required
 @require_POST
 def planned_scene_background_post(request, scenario_id: int, scene_id: int):
-    planned = get_object_or_404(
-        PlannedScene.objects.select_related("scenario"),
-        pk=scene_id,
-        scenario_id=scenario_id,
-        scenario__owner_id=request.user.pk,
-    )
+    planned = planned_scene_for_owner(user=request.user, scenario_id=scenario_id, scene_id=scene_id)
+    if planned is None:
+        raise Http404
     return _scenario_picture(
         request,
         scenario_id,
@@ -163,12 +159,9 @@ def planned_scene_background_post(request, scenario_id: int, scene_id: int):
 @login_required
 @require_POST
 def handout_image_post(request, scenario_id: int, handout_id: int):
-    handout = get_object_or_404(
-        Handout.objects.select_related("scenario"),
-        pk=handout_id,
-        scenario_id=scenario_id,
-        scenario__owner_id=request.user.pk,
-    )
+    handout = handout_for_owner(user=request.user, scenario_id=scenario_id, handout_id=handout_id)
+    if handout is None:
+        raise Http404
     return _scenario_picture(
         request,
         scenario_id,

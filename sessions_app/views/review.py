@@ -18,20 +18,19 @@ from sessions_app.services import logs as log_services
 
 from .. import log_export
 from ..forms import LogImportForm
+from ..presenters.stats import session_histogram
 from ..services.logs import MAX_BYTES
-from .access import member_session_or_404
+from .access import member_view
 from .common import apply_errors
-from .stats import session_histogram
 
 
-def _viewer(request, session_id: int) -> log_export.LogViewer:
-    session, membership = member_session_or_404(user=request.user, session_id=session_id)
+def _viewer(request, session, membership) -> log_export.LogViewer:
     return log_export.log_viewer(session=session, user=request.user, membership=membership)
 
 
-@login_required
-def session_review(request, session_id: int):
-    viewer = _viewer(request, session_id)
+@member_view()
+def session_review(request, session, membership):
+    viewer = _viewer(request, session, membership)
     show = request.GET.get("show", "all")
     if show not in log_export.FILTERS:
         show = "all"
@@ -103,24 +102,24 @@ def _download(session, chunks: Iterable[str], extension: str, content_type: str)
     return response
 
 
-@login_required
-def session_export_html(request, session_id: int):
-    viewer = _viewer(request, session_id)
+@member_view()
+def session_export_html(request, session, membership):
+    viewer = _viewer(request, session, membership)
     chart = session_histogram(viewer.session, request.user, is_gm=viewer.is_gm)
     chunks = log_export.export_html_chunks(viewer=viewer, dice_chart=chart)
     return _download(viewer.session, chunks, "html", "text/html")
 
 
-@login_required
-def session_export_markdown(request, session_id: int):
-    viewer = _viewer(request, session_id)
+@member_view()
+def session_export_markdown(request, session, membership):
+    viewer = _viewer(request, session, membership)
     chunks = log_export.export_markdown_chunks(viewer=viewer)
     return _download(viewer.session, chunks, "md", "text/markdown")
 
 
-@login_required
-def session_export_json(request, session_id: int):
-    viewer = _viewer(request, session_id)
+@member_view()
+def session_export_json(request, session, membership):
+    viewer = _viewer(request, session, membership)
     chunks = log_export.export_json_chunks(viewer=viewer)
     return _download(viewer.session, chunks, "json", "application/json")
 

@@ -13,17 +13,18 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
+from sessions_app.selectors.access import is_gm
 from sessions_app.selectors.chat_tabs import chat_tabs_open
 from sessions_app.selectors.pictures import faces_by_character
+from sessions_app.selectors.play import main_play_running
 from sessions_app.selectors.scenes import (
     running_scene,
     stage_appearances,
     voice_get,
 )
-from sessions_app.selectors.tables import table_members
+from sessions_app.selectors.tables import table_characters, table_members
 from sessions_app.selectors.timeline import dice_roots, present_users, recent_events
 from sessions_app.services import checks as check_services
-from sessions_app.services.access import is_gm
 from sessions_app.services.action_keys import Repeated, action_key_clean, once
 from sessions_app.services.characters import session_character_set
 from sessions_app.services.checks import (
@@ -48,8 +49,8 @@ from ..forms import (
     RollBoxForm,
     say_as_parse,
 )
-from ..models import MAIN_PLAY_PHASES, Character, CheckRequest, Roll
 from ..presenters.characters import characters_context, session_characters
+from ..presenters.checks import check_chances_context, contest_chance_context, roll_summary
 from ..presenters.room import (
     rollable_characters,
     room_panels_context,
@@ -58,8 +59,7 @@ from ..presenters.room import (
     voices,
 )
 from ..presenters.stage import speaker_choice, speakers
-from ..rules import srs_checks, srs_odds
-from .access import member_session_or_404
+from .access import member_view
 from .common import apply_errors
 
 TEMPLATE = "sessions_app/session_room.html"
@@ -88,10 +88,9 @@ def room_context(request, session, membership, *, full: bool = True, **overrides
     return context
 
 
-@login_required
-def earlier_events(request, session_id: int):
+@member_view()
+def earlier_events(request, session, membership):
     """The lines before the oldest one the page shows, put in front of it."""
-    session, membership = member_session_or_404(user=request.user, session_id=session_id)
     try:
         before = int(request.GET.get("before", ""))
     except ValueError:
@@ -116,9 +115,8 @@ def earlier_events(request, session_id: int):
     )
 
 
-@login_required
-def session_room(request, session_id: int):
-    session, membership = member_session_or_404(user=request.user, session_id=session_id)
+@member_view()
+def session_room(request, session, membership):
     return render(request, TEMPLATE, room_context(request, session, membership))
 
 
@@ -177,10 +175,8 @@ def _posted_id(value) -> int | None:
     return int(value) if isinstance(value, str) and value.isdecimal() else None
 
 
-@login_required
-@require_POST
-def chat_post(request, session_id: int):
-    session, membership = member_session_or_404(user=request.user, session_id=session_id)
+@member_view("POST")
+def chat_post(request, session, membership):
     say_as = say_as_parse(request.POST.get("say_as")) or {}
     voice = _named_voice(session, say_as.get("character_id"), _posted_id(request.POST.get("face")))
     form = ChatForm(request.POST, voice=voice)
@@ -251,7 +247,7 @@ def _chat(request, session, membership, voice, data, sent: dict):
     )
 
 
-def _own_voices(request, session, membership) -> list[Character]:
+def _own_voices(request, session, membership) -> list:
     scene = running_scene(session_id=session.pk)
     on_stage = (
         [appearance.character for appearance in stage_appearances(scene=scene)] if scene else []
@@ -261,18 +257,16 @@ def _own_voices(request, session, membership) -> list[Character]:
         for character in session_characters(session, is_gm(membership))
         if character.owner_id == request.user.pk
     ]
-    return voices(controlled, session.phase in MAIN_PLAY_PHASES, on_stage)
+    return voices(controlled, main_play_running(session), on_stage)
 
 
-@login_required
-@require_POST
-def roll_box(request, session_id: int):
-    session, membership = member_session_or_404(user=request.user, session_id=session_id)
+@member_view("POST")
+def roll_box(request, session, membership):
     voice = _named_voice(session, _posted_id(request.POST.get("roll_as")))
     offered = (
         [voice.character]
         if voice is not None
-        and voice_offered(voice, request.user, is_gm(membership), session.phase in MAIN_PLAY_PHASES)
+        and voice_offered(voice, request.user, is_gm(membership), main_play_running(session))
         else []
     )
     form = RollBoxForm(request.POST, characters=offered, user=request.user)
@@ -308,18 +302,16 @@ def roll_box(request, session_id: int):
     return _respond(request, session, membership, "roll-box", roll_box_form=form, voices_kept=True)
 
 
-@login_required
-@require_POST
-def palette_line_send(request, session_id: int):
+@member_view("POST")
+def palette_line_send(request, session, membership):
     """Send one line of a character's chat palette straight to the room."""
-    session, membership = member_session_or_404(user=request.user, session_id=session_id)
     form = PaletteSendForm(request.POST)
     message, error = "", False
     if not form.is_valid():
         message, error = _("Choose a line of the palette to send."), True
     else:
         character = get_object_or_404(
-            Character, pk=form.cleaned_data["character"], table_id=session.table_id
+            table_characters(table=session.table), pk=form.cleaned_data["character"]
         )
         try:
             palette_send(
@@ -336,18 +328,16 @@ def palette_line_send(request, session_id: int):
     return _palette_status(request, message, error)
 
 
-@login_required
-@require_POST
-def resource_adjust(request, session_id: int):
+@member_view("POST")
+def resource_adjust(request, session, membership):
     """The character panel's ± buttons: one step up or down of a resource."""
-    session, membership = member_session_or_404(user=request.user, session_id=session_id)
     form = ResourceAdjustForm(request.POST)
     if not form.is_valid():
         return _palette_status(
             request, " ".join(form.non_field_errors()) or _("Choose a character."), True
         )
     character = get_object_or_404(
-        Character, pk=form.cleaned_data["character"], table_id=session.table_id
+        table_characters(table=session.table), pk=form.cleaned_data["character"]
     )
     change = form.cleaned_data["change"]
     try:
@@ -409,12 +399,8 @@ def _gm_characters(session):
     return rollable_characters(session)
 
 
-@login_required
-@require_POST
-def check_request_create(request, session_id: int):
-    session, membership = member_session_or_404(user=request.user, session_id=session_id)
-    if not is_gm(membership):
-        raise PermissionDenied
+@member_view("POST", gm=True)
+def check_request_create(request, session, membership):
     form = CheckRequestForm(request.POST, session=session, characters=_gm_characters(session))
     ok = _run(
         form,
@@ -433,12 +419,8 @@ def check_request_create(request, session_id: int):
     )
 
 
-@login_required
-@require_POST
-def contest_create(request, session_id: int):
-    session, membership = member_session_or_404(user=request.user, session_id=session_id)
-    if not is_gm(membership):
-        raise PermissionDenied
+@member_view("POST", gm=True)
+def contest_create(request, session, membership):
     characters = _gm_characters(session)
     form = ContestForm(request.POST, session=session, characters=characters)
     ok = _run(
@@ -478,12 +460,8 @@ def contest_create(request, session_id: int):
     )
 
 
-@login_required
-@require_POST
-def npc_roll(request, session_id: int):
-    session, membership = member_session_or_404(user=request.user, session_id=session_id)
-    if not is_gm(membership):
-        raise PermissionDenied
+@member_view("POST", gm=True)
+def npc_roll(request, session, membership):
     npcs = table_npcs(session)
     form = NpcRollForm(request.POST, session=session, characters=npcs)
     ok = _run(
@@ -538,7 +516,7 @@ def check_roll(request, session_id: int, request_id: int):
     else:
         if isinstance(done, Repeated):
             done = done.roll
-        message = _roll_summary(done) if isinstance(done, Roll) else _("Answered.")
+        message = roll_summary(done)
     return _status(request, message, error=status != 200, status=status)
 
 
@@ -555,116 +533,44 @@ def _status(request, message: str, *, error: bool = False, status: int | None = 
     )
 
 
-def _roll_summary(roll: Roll) -> str:
-    """What the roller is told at once (the card follows in the timeline)."""
-    if roll.secret:
-        return _("Rolled in secret: the GM sees the result.")
-    result = roll.result
-    faces = " + ".join(str(face) for face in roll.faces)
-    if result["outcome"] == srs_checks.OUTCOME_CRITICAL:
-        return _("Rolled %(faces)s: critical!") % {"faces": faces}
-    if result["outcome"] == srs_checks.OUTCOME_FUMBLE:
-        return _("Rolled %(faces)s: fumble.") % {"faces": faces}
-    return _("Rolled %(faces)s: achievement %(achievement)d.") % {
-        "faces": faces,
-        "achievement": result["achievement"],
-    }
-
-
-@login_required
-@require_POST
-def check_chances(request, session_id: int, request_id: int):
+@member_view("POST")
+def check_chances(request, session, membership, request_id: int):
     """Exact odds for a pending check as its roller edits their own modifiers."""
-    session, membership = member_session_or_404(user=request.user, session_id=session_id)
-    check = get_object_or_404(CheckRequest, pk=request_id, session=session)
+    check = get_object_or_404(session.check_requests, pk=request_id)
     if not can_roll(request.user, check.character) and not is_gm(membership):
         raise Http404
     try:
         declared = clean_declared_modifiers(_declared_rows(request.POST))
     except ValidationError as error:
         return HttpResponse(" ".join(error.messages), status=200)
-    modifier = check.gm_modifier + sum(row.amount for row in declared)
-    show_success = check.difficulty is not None and (
-        not check.difficulty_secret or is_gm(membership)
-    )
-    chances = srs_odds.check_chances(
-        check.value,
-        modifier=modifier,
-        difficulty=check.difficulty if check.difficulty is not None else 0,
-        critical=check.critical,
-        fumble=check.fumble,
-    )
-    without_dice = check_services.answers_without_dice(check)
     return render(
         request,
         f"{TEMPLATE}#chances",
-        {
-            "chances": chances,
-            "show_success": show_success,
-            "check": check,
-            "total_modifier": modifier,
-            "without_dice": without_dice,
-            "achievement": check.value + modifier,
-            "win_chance": check_services.contest_win_chance(check, modifier),
-        },
+        check_chances_context(check, declared=declared, viewer_is_gm=is_gm(membership)),
     )
 
 
-@login_required
-@require_POST
-def contest_preview(request, session_id: int):
+@member_view("POST", gm=True)
+def contest_preview(request, session, _membership):
     """The exact chance of each side while the GM fills in the contest form."""
-    session, membership = member_session_or_404(user=request.user, session_id=session_id)
-    if not is_gm(membership):
-        raise PermissionDenied
     form = ContestForm(request.POST, session=session, characters=_gm_characters(session))
     form.is_valid()
-    data = form.cleaned_data
-
-    def side_value(side):
-        character = data.get(f"{side}_character")
-        if data.get(f"{side}_value") is not None:
-            return data[f"{side}_value"]
-        name = data.get(f"{side}_value_name")
-        if character and name and name in character.judgement_values:
-            return int(character.judgement_values[name])
-        return None
-
-    action_value, reaction_value = side_value("action"), side_value("reaction")
-    profile = session.rules_profile
-    chance = None
-    if action_value is not None and reaction_value is not None:
-        chance = srs_odds.contest_chance(
-            action_value,
-            reaction_value,
-            action_modifier=data.get("action_modifier") or 0,
-            reaction_modifier=data.get("reaction_modifier") or 0,
-            reaction_can_roll=not data.get("reaction_cannot_roll"),
-            critical=profile.critical,
-            fumble=profile.fumble,
-            action_critical=data.get("action_critical"),
-            action_fumble=data.get("action_fumble"),
-            reaction_critical=data.get("reaction_critical"),
-            reaction_fumble=data.get("reaction_fumble"),
-        )
     return render(
         request,
         f"{TEMPLATE}#contest-chance",
-        {"contest_chance": chance, "reaction_chance": None if chance is None else 1 - chance},
+        contest_chance_context(form.cleaned_data, session.rules_profile),
     )
 
 
-def _object_action(model, act, done: Promise):
-    """Return the view through which the GM acts on one object of a session: the service
+def _object_action(rows, act, done: Promise):
+    """Return the view through which the GM acts on one of `rows(session)`: the service
     `act(request, target)` checks who may and does it; the answer is the room's status
     line, `done` or why the service refused."""
 
-    @login_required
-    @require_POST
-    def view(request, session_id: int, **url_ids):
-        session, _membership = member_session_or_404(user=request.user, session_id=session_id)
+    @member_view("POST")
+    def view(request, session, _membership, **url_ids):
         (object_id,) = url_ids.values()  # the one id the URL names: request_id, roll_id
-        target = get_object_or_404(model, pk=object_id, session=session)
+        target = get_object_or_404(rows(session), pk=object_id)
         try:
             act(request, target)
         except ValidationError as error:
@@ -675,17 +581,17 @@ def _object_action(model, act, done: Promise):
 
 
 check_cancel = _object_action(
-    CheckRequest,
+    lambda session: session.check_requests,
     lambda request, check: check_services.check_cancel(request=check, by=request.user),
     gettext_lazy("Check cancelled."),
 )
 roll_reveal = _object_action(
-    Roll,
+    lambda session: session.rolls,
     lambda request, roll: check_services.roll_reveal(roll=roll, by=request.user),
     gettext_lazy("The roll is revealed to everyone."),
 )
 roll_void = _object_action(
-    Roll,
+    lambda session: session.rolls,
     lambda request, roll: check_services.roll_void(
         roll=roll, by=request.user, reason=request.POST.get("reason", "")
     ),
@@ -693,16 +599,14 @@ roll_void = _object_action(
 )
 
 
-@login_required
-@require_POST
-def cast_update(request, session_id: int):
+@member_view("POST")
+def cast_update(request, session, membership):
     """Add or remove a character from the session's cast."""
-    session, membership = member_session_or_404(user=request.user, session_id=session_id)
     try:
         character_id = int(request.POST.get("character", ""))
     except ValueError:
         return HttpResponse(_("Choose a character."), status=400)
-    character = get_object_or_404(Character, pk=character_id, table=session.table)
+    character = get_object_or_404(table_characters(table=session.table), pk=character_id)
     taking_part = request.POST.get("taking_part") == "1"
     confirm = request.POST.get("confirm")
     if confirm == "0":

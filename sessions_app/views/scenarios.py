@@ -17,7 +17,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db.models import Model
+from django.db.models import QuerySet
 from django.forms import Form
 from django.http import Http404, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
@@ -29,13 +29,16 @@ from django.utils.translation import gettext_lazy
 from sessions_app.selectors.scenarios import (
     judgement_value_names_for,
     scenario_for_owner,
+    scenario_handouts,
+    scenario_npcs,
     scenario_plan,
+    scenario_planned_scenes,
+    scenario_prepared_checks,
     scenarios_for_owner,
 )
 from sessions_app.services import scenarios as scenario_services
 from sessions_app.services.scenarios import scenario_create, scenario_update
 
-from ..models import Handout, PlannedScene, PreparedCheck, Scenario, ScenarioNpc
 from ..scenario_forms import (
     HandoutForm,
     PlannedSceneForm,
@@ -72,7 +75,7 @@ def _value_names(request) -> list[str]:
     return judgement_value_names_for(user=request.user)
 
 
-def _form(request, form_class, scenario: Scenario, data=None, **kwargs) -> Form:
+def _form(request, form_class, scenario, data=None, **kwargs) -> Form:
     """Build a scenario form the one way they are all built, with the GM's value names if
     it offers them."""
     if form_class.takes_value_names:
@@ -80,7 +83,7 @@ def _form(request, form_class, scenario: Scenario, data=None, **kwargs) -> Form:
     return form_class(data, scenario=scenario, **kwargs)
 
 
-def _detail_context(request, scenario: Scenario, **forms) -> dict:
+def _detail_context(request, scenario, **forms) -> dict:
     """Everything the scenario page shows, with fresh add forms unless bound ones are given."""
     value_names = _value_names(request)
     plan = scenario_plan(scenario=scenario)
@@ -107,7 +110,7 @@ def _detail_context(request, scenario: Scenario, **forms) -> dict:
     return context
 
 
-def _answer(request, scenario: Scenario, partial: str, message: str, **forms):
+def _answer(request, scenario, partial: str, message: str, **forms):
     """After a change: the refreshed section for htmx, else a redirect back to it."""
     if request.htmx:
         context = _detail_context(request, scenario, status_message=message, **forms)
@@ -116,7 +119,7 @@ def _answer(request, scenario: Scenario, partial: str, message: str, **forms):
     return _back(scenario, partial)
 
 
-def _invalid(request, scenario: Scenario, partial: str, **forms):
+def _invalid(request, scenario, partial: str, **forms):
     """Show a bound form's errors: in its section for htmx, else on the whole page."""
     context = _detail_context(request, scenario, **forms)
     if request.htmx:
@@ -125,7 +128,7 @@ def _invalid(request, scenario: Scenario, partial: str, **forms):
     return render(request, DETAIL, context, status=400)
 
 
-def _edit_page(request, scenario: Scenario, form, save, *, saved, heading, anchor: str):
+def _edit_page(request, scenario, form, save, *, saved, heading, anchor: str):
     """Show a form on its own page; a valid POST saves it through `save()` and goes back to
     `anchor` on the scenario page. `saved` and `heading` are called for their text once the
     outcome is known (the item may have been renamed)."""
@@ -145,7 +148,7 @@ def _edit_page(request, scenario: Scenario, form, save, *, saved, heading, ancho
     )
 
 
-def _back(scenario: Scenario, anchor: str):
+def _back(scenario, anchor: str):
     return redirect(reverse("scenario_detail", args=[scenario.pk]) + f"#{anchor}")
 
 
@@ -177,12 +180,12 @@ def scenario_list(request):
 
 
 @owner_scenario("GET")
-def scenario_detail(request, scenario: Scenario):
+def scenario_detail(request, scenario):
     return render(request, DETAIL, _detail_context(request, scenario))
 
 
 @owner_scenario("GET", "POST")
-def scenario_edit(request, scenario: Scenario):
+def scenario_edit(request, scenario):
     form = ScenarioForm(request.POST or None, item=scenario)
     return _edit_page(
         request,
@@ -196,7 +199,7 @@ def scenario_edit(request, scenario: Scenario):
 
 
 @owner_scenario("GET", "POST")
-def scenario_delete(request, scenario: Scenario):
+def scenario_delete(request, scenario):
     if request.method == "POST":
         scenario_services.scenario_delete(scenario=scenario, by=request.user)
         messages.success(request, _("The scenario was deleted."))
@@ -211,7 +214,8 @@ def scenario_delete(request, scenario: Scenario):
 class ItemKind:
     """One kind of item a scenario holds, as its create, edit and delete views see it."""
 
-    model: type[Model]
+    # The scenario's items of this kind, each with the rows up to its scenario.
+    items: Callable[..., QuerySet]
     form: type[Form]
     # The keyword the kind's services take an item by: planned_scene=, npc=, ...
     arg: str
@@ -230,22 +234,19 @@ class ItemKind:
     heading: Promise
     # Where on the scenario page an item stands.
     anchor: Callable[[Any], str]
-    # How an item's row reaches its scenario.
-    scenario_path: str = "scenario"
     # The kind an item is created under, if not the scenario itself.
     parent: ItemKind | None = None
 
-    def get(self, scenario: Scenario, item_id: int):
+    def get(self, scenario, item_id: int):
         """Return the scenario's item with this id, else answer 404."""
-        rows = self.model.objects.select_related(self.scenario_path)
-        return get_object_or_404(rows, pk=item_id, **{self.scenario_path: scenario})
+        return get_object_or_404(self.items(scenario=scenario), pk=item_id)
 
     def say(self, message: Promise, item) -> str:
         return message % {self.name: getattr(item, self.name)}
 
 
 PLANNED_SCENE = ItemKind(
-    model=PlannedScene,
+    items=scenario_planned_scenes,
     form=PlannedSceneForm,
     arg="planned_scene",
     create=scenario_services.planned_scene_create,
@@ -261,7 +262,7 @@ PLANNED_SCENE = ItemKind(
     anchor=lambda scene: f"planned-scene-{scene.pk}",
 )
 PREPARED_CHECK = ItemKind(
-    model=PreparedCheck,
+    items=scenario_prepared_checks,
     form=PreparedCheckForm,
     arg="prepared_check",
     create=scenario_services.prepared_check_create,
@@ -276,11 +277,10 @@ PREPARED_CHECK = ItemKind(
     deleted=gettext_lazy("The check “%(label)s” was deleted."),
     heading=gettext_lazy("Edit the check “%(label)s”"),
     anchor=lambda check: f"planned-scene-{check.planned_scene_id}",
-    scenario_path="planned_scene__scenario",
     parent=PLANNED_SCENE,
 )
 SCENARIO_NPC = ItemKind(
-    model=ScenarioNpc,
+    items=scenario_npcs,
     form=ScenarioNpcForm,
     arg="npc",
     create=scenario_services.scenario_npc_create,
@@ -296,7 +296,7 @@ SCENARIO_NPC = ItemKind(
     anchor=lambda npc: f"npc-{npc.pk}",
 )
 HANDOUT = ItemKind(
-    model=Handout,
+    items=scenario_handouts,
     form=HandoutForm,
     arg="handout",
     create=scenario_services.handout_create,
@@ -321,7 +321,7 @@ def item_create_view(kind: ItemKind):
     """Return the view that adds an item of `kind` from the add form in its section."""
 
     @owner_scenario("POST")
-    def create(request, scenario: Scenario, **url_ids):
+    def create(request, scenario, **url_ids):
         parent = kind.parent.get(scenario, *url_ids.values()) if kind.parent else None
         form = _form(request, kind.form, scenario, request.POST, parent=parent)
         if form.is_valid():
@@ -342,7 +342,7 @@ def item_edit_view(kind: ItemKind):
     """Return the view that edits an item of `kind` on a page of its own."""
 
     @owner_scenario("GET", "POST")
-    def edit(request, scenario: Scenario, **url_ids):
+    def edit(request, scenario, **url_ids):
         item = kind.get(scenario, *url_ids.values())
         form = _form(request, kind.form, scenario, request.POST or None, item=item)
         return _edit_page(
@@ -362,7 +362,7 @@ def item_delete_view(kind: ItemKind):
     """Return the view that deletes an item of `kind` and answers with its section."""
 
     @owner_scenario("POST")
-    def delete(request, scenario: Scenario, **url_ids):
+    def delete(request, scenario, **url_ids):
         item = kind.get(scenario, *url_ids.values())
         kind.delete(**{kind.arg: item}, by=request.user)
         return _answer(request, scenario, kind.section, kind.say(kind.deleted, item))
@@ -385,7 +385,7 @@ handout_delete = item_delete_view(HANDOUT)
 
 
 @owner_scenario("POST")
-def planned_scene_move(request, scenario: Scenario, scene_id: int):
+def planned_scene_move(request, scenario, scene_id: int):
     scene = PLANNED_SCENE.get(scenario, scene_id)
     direction = request.POST.get("direction", "")
     try:

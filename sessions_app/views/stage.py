@@ -6,14 +6,19 @@ panel itself is refreshed for everyone over the room's websocket once the change
 
 from __future__ import annotations
 
-from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ObjectDoesNotExist, PermissionDenied, ValidationError
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_POST
 
+from sessions_app.selectors.scenarios import (
+    scenario_for_owner,
+    scenario_handouts,
+    scenario_planned_scenes,
+    scenario_prepared_checks,
+)
+from sessions_app.selectors.tables import table_characters
 from sessions_app.services.play import (
     handout_reveal,
     intro_present,
@@ -41,8 +46,7 @@ from sessions_app.services.scenes import (
     stage_take_out,
 )
 
-from ..models import Character, Handout, PlannedScene, PreparedCheck, Scenario
-from .access import member_session_or_404
+from .access import member_view
 
 TEMPLATE = "sessions_app/session_room.html"
 
@@ -66,16 +70,16 @@ def _character(session, post, name: str = "character", *, required: bool = True)
     if pk is None:
         return None
     try:
-        return Character.objects.select_related("owner").get(pk=pk, table_id=session.table_id)
-    except Character.DoesNotExist:
+        return table_characters(table=session.table).get(pk=pk)
+    except ObjectDoesNotExist:
         raise ValidationError(_("That character is not at this table.")) from None
 
 
-def _scenario_item(model, session, pk, path: str):
-    """A scenario item of this session's scenario, or a refusal (never another GM's)."""
+def _scenario_item(items, session, pk):
+    """One of `items` of this session's scenario, or a refusal (never another GM's)."""
     try:
-        return model.objects.get(pk=pk, **{path: session.scenario_id})
-    except model.DoesNotExist:
+        return items(scenario=session.scenario_id).get(pk=pk)
+    except ObjectDoesNotExist:
         raise ValidationError(_("That is not part of this session's scenario.")) from None
 
 
@@ -86,9 +90,7 @@ def _yes(post, name: str) -> bool:
 def _scene_start(request, session):
     post = request.POST
     planned_pk = _int(post, "planned", required=False)
-    planned = (
-        _scenario_item(PlannedScene, session, planned_pk, "scenario_id") if planned_pk else None
-    )
+    planned = _scenario_item(scenario_planned_scenes, session, planned_pk) if planned_pk else None
     scene_start(
         session=session,
         by=request.user,
@@ -120,7 +122,7 @@ def _scenario_set(request, session):
     pk = _int(request.POST, "scenario", required=False)
     scenario = None
     if pk is not None:
-        scenario = Scenario.objects.filter(pk=pk, owner=request.user).first()
+        scenario = scenario_for_owner(user=request.user, scenario_id=pk)
         if scenario is None:
             raise ValidationError(_("That scenario is not one of yours."))
     session_scenario_set(session=session, by=request.user, scenario=scenario)
@@ -153,7 +155,7 @@ def _answer(request, session):
 
 def _prepared_check(request, session):
     prepared = _int(request.POST, "prepared")
-    item = _scenario_item(PreparedCheck, session, prepared, "planned_scene__scenario_id")
+    item = _scenario_item(scenario_prepared_checks, session, prepared)
     prepared_check_fire(
         session=session, by=request.user, prepared=item, character=_character(session, request.POST)
     )
@@ -161,7 +163,7 @@ def _prepared_check(request, session):
 
 
 def _handout(request, session):
-    handout = _scenario_item(Handout, session, _int(request.POST, "handout"), "scenario_id")
+    handout = _scenario_item(scenario_handouts, session, _int(request.POST, "handout"))
     handout_reveal(session=session, by=request.user, handout=handout)
     return _("Handout revealed.")
 
@@ -302,10 +304,8 @@ ACTIONS = {
 }
 
 
-@login_required
-@require_POST
-def stage_action(request, session_id: int):
-    session, _membership = member_session_or_404(user=request.user, session_id=session_id)
+@member_view("POST")
+def stage_action(request, session, _membership):
     action = ACTIONS.get(request.POST.get("action", ""))
     error = False
     awaits = ""

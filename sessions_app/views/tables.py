@@ -17,8 +17,9 @@ from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_safe
 
+from sessions_app.selectors.access import guest_table_id, is_gm, is_member
 from sessions_app.selectors.tables import (
     open_invites,
     rules_profiles_for_table,
@@ -28,7 +29,6 @@ from sessions_app.selectors.tables import (
     tables_for_user,
 )
 from sessions_app.services import tables as table_services
-from sessions_app.services.access import is_gm, is_member
 from sessions_app.services.spectators import spectator_token_renew, spectators_allow
 from sessions_app.services.tables import (
     InviteError,
@@ -39,11 +39,9 @@ from sessions_app.services.tables import (
 )
 
 from ..forms import GuestJoinForm, GuestKeepForm, SessionForm, SignupForm, TableForm
-from ..models import Invite, Membership, TableBar
-from ..services.access import guest_table_id
 from ..services.guests import guest_join, guest_keep
 from ..services.rate_limits import rate_limit_count, rate_limit_reached
-from .access import member_table_or_404
+from .access import member_view
 from .common import apply_errors, client_ip, partial_template
 
 
@@ -113,9 +111,8 @@ def _too_many() -> str:
     return _("Too many new accounts from your network in the last hour. Try again later.")
 
 
-@login_required
-def table_detail(request, table_id: int):
-    table, membership = member_table_or_404(user=request.user, table_id=table_id)
+@member_view()
+def table_detail(request, table, membership):
     viewer_is_gm = is_gm(membership)
     context = _table_context(request, table, viewer_is_gm)
     context["is_guest"] = guest_table_id(request.user) is not None
@@ -147,10 +144,8 @@ def _table_context(request, table, viewer_is_gm, *, invite=None, session_form=No
     }
 
 
-@login_required
-@require_POST
-def invite_create(request, table_id: int):
-    table, membership = member_table_or_404(user=request.user, table_id=table_id)
+@member_view("POST")
+def invite_create(request, table, membership):
     viewer_is_gm = is_gm(membership)
     try:
         invite = table_services.invite_create(
@@ -166,11 +161,9 @@ def invite_create(request, table_id: int):
     )
 
 
-@login_required
-@require_POST
-def spectators_update(request, table_id: int):
+@member_view("POST")
+def spectators_update(request, table, membership):
     """The GM lets spectators watch, stops them, or makes a new link (the old one dies)."""
-    table, membership = member_table_or_404(user=request.user, table_id=table_id)
     action = request.POST.get("action")
     if action not in ("allow", "forbid", "renew"):
         return HttpResponse(_("Choose allow, forbid or renew."), status=400)
@@ -187,11 +180,9 @@ def spectators_update(request, table_id: int):
     return render(request, "sessions_app/table_detail.html#spectator-panel", context)
 
 
-@login_required
-@require_POST
-def invite_withdraw(request, table_id: int, invite_id: int):
-    table, membership = member_table_or_404(user=request.user, table_id=table_id)
-    invite = get_object_or_404(Invite, pk=invite_id, table=table)
+@member_view("POST")
+def invite_withdraw(request, table, membership, invite_id: int):
+    invite = get_object_or_404(table.invites, pk=invite_id)
     try:
         table_services.invite_withdraw(invite=invite, by=request.user)
     except PermissionDenied as error:
@@ -202,13 +193,9 @@ def invite_withdraw(request, table_id: int, invite_id: int):
     return render(request, "sessions_app/table_detail.html#invite-panel", context)
 
 
-@login_required
-@require_POST
-def member_remove(request, table_id: int, user_id: int):
-    table, membership = member_table_or_404(user=request.user, table_id=table_id)
-    member = get_object_or_404(
-        Membership.objects.select_related("user"), table=table, user_id=user_id
-    )
+@member_view("POST")
+def member_remove(request, table, membership, user_id: int):
+    member = get_object_or_404(table_members(table=table), user_id=user_id)
     try:
         table_services.member_remove(table=table, by=request.user, user=member.user)
     except PermissionDenied as error:
@@ -228,12 +215,10 @@ def member_remove(request, table_id: int, user_id: int):
     )
 
 
-@login_required
-@require_POST
-def member_bar_lift(request, table_id: int, user_id: int):
+@member_view("POST")
+def member_bar_lift(request, table, membership, user_id: int):
     """The GM lets a removed person join again through the table's invites."""
-    table, membership = member_table_or_404(user=request.user, table_id=table_id)
-    bar = get_object_or_404(TableBar.objects.select_related("user"), table=table, user_id=user_id)
+    bar = get_object_or_404(table_bars(table=table), user_id=user_id)
     try:
         table_services.member_bar_lift(table=table, by=request.user, user=bar.user)
     except PermissionDenied as error:
@@ -248,10 +233,8 @@ def member_bar_lift(request, table_id: int, user_id: int):
     return render(request, "sessions_app/table_detail.html#bars", context)
 
 
-@login_required
-@require_POST
-def table_leave(request, table_id: int):
-    table, _membership = member_table_or_404(user=request.user, table_id=table_id)
+@member_view("POST")
+def table_leave(request, table, _membership):
     try:
         table_services.table_leave(table=table, by=request.user)
     except PermissionDenied as error:
@@ -264,10 +247,8 @@ def table_leave(request, table_id: int):
     return redirect("home")
 
 
-@login_required
-@require_POST
-def session_create(request, table_id: int):
-    table, membership = member_table_or_404(user=request.user, table_id=table_id)
+@member_view("POST")
+def session_create(request, table, membership):
     viewer_is_gm = is_gm(membership)
     form = SessionForm(request.POST, profiles=rules_profiles_for_table(table=table))
     if form.is_valid():
@@ -324,7 +305,7 @@ class _InviteAttempt:
     status: int = 400
 
 
-def _invite_attempt(request, token: str, invite: Invite, action: str | None) -> _InviteAttempt:
+def _invite_attempt(request, token: str, invite, action: str | None) -> _InviteAttempt:
     """Carry out the posted action, if any. The order of the checks decides which answer a
     refused action gets: a closed server refuses a guest or a signup before its form is read."""
     attempt = _InviteAttempt(
@@ -395,7 +376,7 @@ def _invite_join_by_login(request, attempt: _InviteAttempt) -> None:
         login(request, attempt.user)
 
 
-def _invite_welcome(request, token: str, invite: Invite, attempt: _InviteAttempt):
+def _invite_welcome(request, token: str, invite, attempt: _InviteAttempt):
     """Make the member (unless signing up already did) and take them to the table."""
     if not attempt.joined:
         try:
@@ -408,7 +389,7 @@ def _invite_welcome(request, token: str, invite: Invite, attempt: _InviteAttempt
     return redirect("table_detail", table_id=invite.table_id)
 
 
-def _invite_page(request, invite: Invite, attempt: _InviteAttempt, *, status: int):
+def _invite_page(request, invite, attempt: _InviteAttempt, *, status: int):
     if invite.allows_guests:
         # The guest card comes first on the page: the cursor starts in it.
         attempt.signup_form.fields["username"].widget.attrs.pop("autofocus", None)

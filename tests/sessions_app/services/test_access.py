@@ -5,15 +5,14 @@ from django.db.models import OuterRef
 from django.http import Http404
 
 from sessions_app.models import GameSession, Membership
-from sessions_app.services.access import (
+from sessions_app.selectors.access import (
     is_gm,
     is_member,
     is_player,
     member_exists,
     member_session,
-    require_gm,
-    require_member,
 )
+from sessions_app.services.access import require_gm, require_member
 from sessions_app.views.access import member_session_or_404, member_table_or_404, membership_or_404
 
 # Predicates -------------------------------------------------------------------------------

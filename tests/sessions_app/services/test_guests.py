@@ -6,7 +6,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
 
 from sessions_app.models import GuestAccount, Invite, Membership, Table
-from sessions_app.services.access import member_session
+from sessions_app.selectors.access import member_session
 from sessions_app.services.chat import chat_post
 from sessions_app.services.guests import display_name_clean, guest_join, guest_keep
 from sessions_app.services.logs import log_import

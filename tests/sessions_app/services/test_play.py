@@ -13,17 +13,15 @@ from sessions_app.models import (
     Scene,
     TimelineEvent,
 )
+from sessions_app.selectors.play import PREPARATION_ITEMS, preparation_state, preplay_warnings
 from sessions_app.selectors.scenes import handouts_for
 from sessions_app.selectors.timeline import visible_events
 from sessions_app.services.play import (
-    PREPARATION_ITEMS,
     handout_reveal,
     intro_present,
     phase_advance,
     player_order_move,
-    preparation_state,
     preparation_tick,
-    preplay_warnings,
     session_scenario_set,
     sheet_review,
     slot_assign,

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from sessions_app.live.consumers import CLOSE_NOT_A_MEMBER
 from sessions_app.models import Invite, Membership, TableBar
-from sessions_app.services.access import is_member
+from sessions_app.selectors.access import is_member
 from sessions_app.services.tables import (
     InviteError,
     invite_accept,
