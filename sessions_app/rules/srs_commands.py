@@ -487,7 +487,11 @@ def roll_command_random(
     fumble: int = DEFAULT_FUMBLE,
 ) -> CommandResult:
     """Parse and roll a roll-box command, with the operating system's generator by default."""
-    parsed = parse_command(text, critical=critical, fumble=fumble)
+    return roll_parsed(parse_command(text, critical=critical, fumble=fumble), rng)
+
+
+def roll_parsed(parsed: ParsedCommand, rng: Random | None = None) -> CommandResult:
+    """Roll a command already parsed (the roll box parses once, before it takes a dice key)."""
     return _roll_parsed(parsed, lambda count, sides: srs_checks.draw_faces(count, sides, rng))
 
 

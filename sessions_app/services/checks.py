@@ -609,9 +609,9 @@ def command_roll(
         draw = None
         if result is None and srs_commands.draws_dice(parsed):
             draw = dice_draw(session=session, value=dice_value, reservation=dice_reservation, by=by)
-            result = srs_commands.roll_command_random(text, draw.source, **table_values)
+            result = srs_commands.roll_parsed(parsed, draw.source)
         elif result is None:
-            result = srs_commands.roll_command_random(text, **table_values)
+            result = srs_commands.roll_parsed(parsed)
         try:
             # A result too large to keep is refused with its transaction: the key it took
             # is taken back, unseen.
