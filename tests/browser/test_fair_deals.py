@@ -45,7 +45,7 @@ def test_second_seat_shuffles_in_and_the_deal_reaches_every_room(browser, waitin
     aki = room_page(browser, base_url, session, "aki")
     ren = room_page(browser, base_url, session, "ren")
     aki_board, ren_board = (page.locator(f"#match-{match.pk}") for page in (aki, ren))
-    expect(aki_board).to_contain_text("The cards are dealt once ren shuffle in")
+    expect(aki_board).to_contain_text("The deal waits for ren to shuffle in")
     expect(aki_board.get_by_role("button", name="Shuffle in")).to_have_count(0)
 
     ren_board.get_by_role("button", name="Shuffle in").click()

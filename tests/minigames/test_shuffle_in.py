@@ -215,7 +215,7 @@ def test_the_waiting_board_offers_shuffle_in_to_the_seat_owed_alone(
     for user in (gm, player):
         board = render_board(waiting, user)
         assert "Shuffle in" not in board
-        assert "The cards are dealt once ren shuffle in" in board
+        assert "The deal waits for ren to shuffle in" in board
 
 
 def test_shuffle_in_view_deals_or_answers_the_board_with_its_refusal(
