@@ -102,6 +102,7 @@ def test_practice_check_page_and_proof_download_after_the_game_only(tmp_path, pl
 
     page = client.get(verify_url).content.decode()
     assert "Check these dice" in page and PracticeDice.objects.get().root in page
+    assert "joined in this order" not in page
     assert signed_in_client(UserFactory(username="other")).get(verify_url).status_code == 404
     download = tmp_path / "proof.json"
     download.write_bytes(client.get(proof_url).content)

@@ -176,6 +176,10 @@ def test_a_match_stopped_before_its_deal_publishes_its_key_with_nothing_drawn(
     tmp_path, waiting, session, gm
 ):
     services.matches_stop(session=session, by=gm)
+    event = TimelineEvent.objects.get(kind="match_finished")
+    page = signed_in_client(gm).get(reverse("dice_verify", args=[session.pk, event.seq]))
+    assert "joined in this order" in page.content.decode()
+    assert page.context["seat_values"] == [("player", AKI_VALUE)]
 
     finished = TimelineEvent.objects.get(kind="match_finished").payload["proof"]
     assert finished["draws"] == [] and finished["faces"] == []

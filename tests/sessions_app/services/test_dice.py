@@ -326,6 +326,8 @@ def test_verification_page_holds_the_published_proof(session, gm, player, pc):
     assert data["shown"] == [str(face) for face in roll.faces]
     assert response.context["committed_first"]
     assert 'id="dice-proof-data"' in response.content.decode()
+    # One roller's value: no list of several browsers' values.
+    assert "joined in this order" not in response.content.decode()
 
 
 def test_verification_page_of_a_secret_roll_is_refused_to_players_until_revealed(
