@@ -18,14 +18,14 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from .acticsx import bot as acticsx_bot
-from .acticsx import engine as acticsx_engine
 from .acticsx import options as acticsx_options
 from .acticsx import presenter as acticsx_presenter
-from .actual import bot as actual_bot
-from .actual import engine as actual_engine
+from .acticsx.rules import bot as acticsx_bot
+from .acticsx.rules import engine as acticsx_engine
 from .actual import options as actual_options
 from .actual import presenter as actual_presenter
+from .actual.rules import bot as actual_bot
+from .actual.rules import engine as actual_engine
 
 
 @dataclass(frozen=True)

@@ -15,9 +15,9 @@ from sessions_app.views.access import member_session_or_404
 from sessions_app.views.common import apply_errors
 
 from . import services
-from .acticsx import cards as acticsx_cards
 from .acticsx import decks as acticsx_decks
 from .acticsx.presenter import card_info
+from .acticsx.rules import cards as acticsx_cards
 from .forms import DeckForm, MatchForm, PracticeForm
 from .messages import reader_language
 from .models import Deck, Match

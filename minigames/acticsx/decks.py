@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy
 from minigames.messages import reader_language
 from minigames.models import Deck
 
-from . import cards as card_data
+from .rules import cards as card_data
 
 READY_MADE_DECKS = ("tide_grove", "ember_steel")
 

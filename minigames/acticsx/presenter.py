@@ -10,9 +10,9 @@ from django.utils.translation import gettext
 from minigames.messages import reader_language, seat_name, translate
 from minigames.models import Match
 
-from . import cards as card_data
-from . import engine
-from .state import NAME, VECTORS, XY
+from .rules import cards as card_data
+from .rules import engine
+from .rules.state import NAME, VECTORS, XY
 
 TEMPLATE = "minigames/acticsx_board.html"
 DIRECTION_GRID = [["FL", "F", "FR"], ["L", None, "R"], ["BL", "B", "BR"]]

@@ -11,7 +11,7 @@ from django.utils.translation import gettext
 from minigames.messages import seat_name, translate
 from minigames.models import Match
 
-from . import engine
+from .rules import engine
 
 TEMPLATE = "minigames/actual_board.html"
 # The open Counter question, asked in the GM's inbox when the defender is a seat they run.

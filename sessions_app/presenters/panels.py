@@ -42,8 +42,9 @@ class PanelSpec:
     # The page the members' partials belong to, and what they are rendered from.
     template: str = ROOM_TEMPLATE
     context: ContextBuilder = room_panels_context
-    # The room's script keeps what the viewer typed, chose or opened in these partials when
-    # they are swapped; the boards keep their own plans (boards.js), board by board.
+    # The room's script (static/js/room/live-panels.js) keeps what the viewer typed, chose or
+    # opened in these partials when they are swapped; Actics X's boards keep their own plans
+    # (static/js/acticsx-board.js), board by board.
     keeps_input: bool = True
     # Sent whole again to a page that missed events; the open checks and the boards have
     # their own catch-up (item by item, and with the board ids the socket follows).

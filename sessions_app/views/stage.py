@@ -182,7 +182,7 @@ def _sheet(request, session):
 
 class Awaiting(str):
     """A handler's answer that waits for the GM: the row of the stage panel it waits on,
-    so that the notice goes away once that row no longer waits (static/js/room.js)."""
+    so that the notice goes away once that row no longer waits (static/js/room/stage.js)."""
 
     anchor: str
 

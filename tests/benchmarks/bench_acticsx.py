@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from minigames.acticsx import bot, engine  # noqa: E402
+from minigames.acticsx.rules import bot, engine  # noqa: E402
 
 DECKS = (["tide_grove", "ember_steel"], ["ember_steel", "tide_grove"])
 

@@ -17,8 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from minigames.actual import engine as E  # noqa: E402
-from minigames.actual.bot import RandomBot, SearchBot  # noqa: E402
+from minigames.actual.rules import engine as E  # noqa: E402
+from minigames.actual.rules.bot import RandomBot, SearchBot  # noqa: E402
 
 
 def random_playouts(seconds: float, turn_limit: int, views: bool) -> tuple[float, float]:

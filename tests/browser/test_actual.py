@@ -4,7 +4,7 @@ import pytest
 from playwright.sync_api import expect
 
 from minigames import services as match_services
-from minigames.actual import engine as actual_engine
+from minigames.actual.rules import engine as actual_engine
 from minigames.services import SeatSpec
 from tests.browser.pages import expect_same_as_fresh_load, room_page
 from tests.factories import (

@@ -35,12 +35,12 @@ def test_sessions_app_never_imports_minigames():
 # The rules of each game: engines, computer players and card data (design: "rules are pure").
 PURE_MODULES = [
     "minigames.game",
-    "minigames.actual.engine",
-    "minigames.actual.bot",
-    "minigames.acticsx.engine",
-    "minigames.acticsx.bot",
-    "minigames.acticsx.cards",
-    "minigames.acticsx.effects",
+    "minigames.actual.rules.engine",
+    "minigames.actual.rules.bot",
+    "minigames.acticsx.rules.engine",
+    "minigames.acticsx.rules.bot",
+    "minigames.acticsx.rules.cards",
+    "minigames.acticsx.rules.effects",
 ]
 
 

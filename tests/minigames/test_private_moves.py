@@ -4,7 +4,7 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from minigames import services
-from minigames.actual import engine
+from minigames.actual.rules import engine
 from minigames.models import Match, MatchMove
 from minigames.services import SeatSpec
 from tests.factories import CharacterFactory, MembershipFactory, UserFactory

@@ -5,7 +5,7 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from minigames import services
-from minigames.actual import engine
+from minigames.actual.rules import engine
 from minigames.room import board_questions
 from minigames.services import SeatSpec
 from sessions_app.presenters.inbox import BOARD, inbox_context

@@ -10,8 +10,8 @@ from django.utils import translation
 
 from minigames import services
 from minigames.acticsx import decks
-from minigames.acticsx import engine as acticsx_engine
-from minigames.actual import engine
+from minigames.acticsx.rules import engine as acticsx_engine
+from minigames.actual.rules import engine
 from minigames.models import Match, MatchMove
 from minigames.registry import GAMES
 from minigames.services import SeatSpec
@@ -441,7 +441,7 @@ def test_auto_refused_for_actual(session, player, pc, pc2):
 
 
 def _legal_deck():
-    from minigames.acticsx import cards as card_data
+    from minigames.acticsx.rules import cards as card_data
 
     return card_data.deck_list("tide_grove")
 

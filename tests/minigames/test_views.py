@@ -110,8 +110,8 @@ def test_match_create_from_room(session, player):
 
 
 def test_match_create_from_room_for_actics_x_with_the_seats_decks(session, player):
-    from minigames.acticsx import cards as card_data
-    from minigames.acticsx import engine as acticsx_engine
+    from minigames.acticsx.rules import cards as card_data
+    from minigames.acticsx.rules import engine as acticsx_engine
 
     aki = CharacterFactory(table=session.table, owner=player, name="Aki")
     npc = CharacterFactory(
@@ -211,7 +211,7 @@ def test_room_page_survives_a_match_without_a_board(session, player):
 
 
 def test_deck_builder_saves_a_legal_deck(player):
-    from minigames.acticsx import cards as card_data
+    from minigames.acticsx.rules import cards as card_data
     from minigames.models import Deck
 
     data = {"name": "Tide again"}

@@ -388,7 +388,7 @@ async def test_consumer_secret_difficulty_hidden_from_player_frames(session, gm,
 
 async def test_consumer_match_frames_hide_the_other_seats_hand(session, gm, player):
     from minigames import services as match_services
-    from minigames.actual import engine
+    from minigames.actual.rules import engine
     from tests.factories import CharacterFactory, MembershipFactory, UserFactory
 
     @sync_to_async
@@ -438,8 +438,8 @@ async def test_consumer_acticsx_frames_hide_hand_and_unconfirmed_plan(session, g
     import random
 
     from minigames import services as match_services
-    from minigames.acticsx import cards as card_data
-    from minigames.acticsx import engine as ax
+    from minigames.acticsx.rules import cards as card_data
+    from minigames.acticsx.rules import engine as ax
     from tests.factories import CharacterFactory, MembershipFactory, UserFactory
 
     @sync_to_async

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from minigames.acticsx.cards import card_term, card_text_term
-from minigames.acticsx.movement import run_moves
-from minigames.acticsx.state import BASE_NUMBERS, INFO, ORDER, XY, side_label, square_number
-from minigames.acticsx.table import Table
+from minigames.acticsx.rules.cards import card_term, card_text_term
+from minigames.acticsx.rules.movement import run_moves
+from minigames.acticsx.rules.state import BASE_NUMBERS, INFO, ORDER, XY, side_label, square_number
+from minigames.acticsx.rules.table import Table
 from minigames.game import message
 
 

@@ -7,8 +7,8 @@ from collections import Counter
 
 import pytest
 
-from minigames.acticsx import cards, effects, engine
-from tests.minigames.acticsx.test_engine import act, at, build, card, move, plan, run, steps
+from minigames.acticsx.rules import cards, effects, engine
+from tests.minigames.acticsx.rules.test_engine import act, at, build, card, move, plan, run, steps
 
 COVERED: set[str] = set()
 

@@ -12,7 +12,7 @@ from collections import Counter
 import pytest
 from django.utils import translation
 
-from minigames.acticsx import cards, engine
+from minigames.acticsx.rules import cards, engine
 from minigames.game import IllegalAction, render
 from minigames.messages import translate
 

@@ -36,15 +36,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from minigames.acticsx.action_phase import finish, resolve
-from minigames.acticsx.planning import (
+from minigames.acticsx.rules.action_phase import finish, resolve
+from minigames.acticsx.rules.planning import (
     counter_squares,
     legal_actions,
     move_options,
     random_plan,
     validate_plan,
 )
-from minigames.acticsx.state import (
+from minigames.acticsx.rules.state import (
     BASE_NUMBERS,
     BASES,
     COLS,
@@ -71,7 +71,7 @@ from minigames.acticsx.state import (
     square_number,
     square_side,
 )
-from minigames.acticsx.table import Table
+from minigames.acticsx.rules.table import Table
 from minigames.game import IllegalAction, InvalidState, message
 
 __all__ = [

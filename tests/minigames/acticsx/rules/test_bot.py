@@ -6,8 +6,8 @@ import inspect
 import json
 import random
 
-from minigames.acticsx import bot, engine
-from tests.minigames.acticsx.test_engine import build, plan
+from minigames.acticsx.rules import bot, engine
+from tests.minigames.acticsx.rules.test_engine import build, plan
 
 BUSY = build(
     actors=[

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from minigames.acticsx.cards import card_term
-from minigames.acticsx.state import (
+from minigames.acticsx.rules.cards import card_term
+from minigames.acticsx.rules.state import (
     COLS,
     INFO,
     NAME,

@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from minigames.actual import engine as E
-from minigames.actual.bot import RandomBot, SearchBot, decide, sample_world
+from minigames.actual.rules import engine as E
+from minigames.actual.rules.bot import RandomBot, SearchBot, decide, sample_world
 
 TURN_LIMIT = 80
 

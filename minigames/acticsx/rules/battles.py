@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from minigames.acticsx.cards import card_text_term
-from minigames.acticsx.state import ATTRIBUTE_WORDS, BEATS, INFO
-from minigames.acticsx.table import Table
+from minigames.acticsx.rules.cards import card_text_term
+from minigames.acticsx.rules.state import ATTRIBUTE_WORDS, BEATS, INFO
+from minigames.acticsx.rules.table import Table
 from minigames.game import Message, message
 
 

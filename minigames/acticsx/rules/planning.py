@@ -11,8 +11,8 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
-from minigames.acticsx.cards import card_term
-from minigames.acticsx.state import (
+from minigames.acticsx.rules.cards import card_term
+from minigames.acticsx.rules.state import (
     BASES,
     COLS,
     DIRECTION_WORDS,

@@ -6,9 +6,9 @@ another mover (a battle where they meet or pass through each other) or the enemy
 
 from __future__ import annotations
 
-from minigames.acticsx.battles import battle
-from minigames.acticsx.cards import card_term
-from minigames.acticsx.state import (
+from minigames.acticsx.rules.battles import battle
+from minigames.acticsx.rules.cards import card_term
+from minigames.acticsx.rules.state import (
     DIRECTION_WORDS,
     GOAL,
     INFO,
@@ -17,7 +17,7 @@ from minigames.acticsx.state import (
     actor_range,
     side_label,
 )
-from minigames.acticsx.table import Table
+from minigames.acticsx.rules.table import Table
 from minigames.game import message
 
 

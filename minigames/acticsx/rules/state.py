@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from minigames.acticsx import cards as card_data
-from minigames.acticsx import effects
+from minigames.acticsx.rules import cards as card_data
+from minigames.acticsx.rules import effects
 from minigames.game import InvalidState, message
 
 GAME = "acticsx"

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from minigames.acticsx import effects
+from minigames.acticsx.rules import effects
 from minigames.game import register_term
 
 DATA_PATH = Path(__file__).with_name("cards.json")

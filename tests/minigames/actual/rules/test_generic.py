@@ -3,7 +3,7 @@
 import json
 import random
 
-from minigames.actual import engine as E
+from minigames.actual.rules import engine as E
 
 TURN_LIMIT = 60
 

@@ -16,8 +16,8 @@ import time
 from collections import Counter
 from typing import Any
 
-from minigames.acticsx import cards as card_data
-from minigames.acticsx import engine
+from minigames.acticsx.rules import cards as card_data
+from minigames.acticsx.rules import engine
 from minigames.game import IllegalAction, InvalidState
 
 INFO = engine.INFO

@@ -5,7 +5,7 @@ import json
 import pytest
 from django.utils import translation
 
-from minigames.actual import engine as E
+from minigames.actual.rules import engine as E
 from minigames.game import IllegalAction, InvalidState
 from minigames.messages import translate
 

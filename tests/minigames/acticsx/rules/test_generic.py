@@ -8,9 +8,9 @@ import random
 
 import pytest
 
-from minigames.acticsx import cards, engine
+from minigames.acticsx.rules import cards, engine
 from minigames.game import IllegalAction, InvalidState
-from tests.minigames.acticsx.test_engine import build, move, plan
+from tests.minigames.acticsx.rules.test_engine import build, move, plan
 
 
 def playout(seed, options=None):

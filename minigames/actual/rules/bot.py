@@ -28,8 +28,8 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from minigames.actual import engine
-from minigames.actual.engine import (
+from minigames.actual.rules import engine
+from minigames.actual.rules.engine import (
     ATTACK,
     COLUMNS,
     COUNTER,
