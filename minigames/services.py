@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from sessions_app.models import Character, GameSession, Membership, Phase
 from sessions_app.rules import dice_proof
 from sessions_app.services.access import is_gm, require_gm, require_member
-from sessions_app.services.dice import Draw, dice_draw, draw_at, proof_block
+from sessions_app.services.dice import Draw, dice_draw, draw_at, proof_block, roller_value
 from sessions_app.services.signals import board_changed, send_on_commit
 from sessions_app.services.stage import stage_require
 from sessions_app.services.timeline import timeline_append
@@ -270,15 +270,9 @@ def match_shuffle_in(*, match_id: int, by, dice_value: str | None = None) -> Mat
     Until then nobody, the server included, could know the cards: the key was committed
     before the first value, and each value is fixed before the key is published.
     """
-    try:
-        value = dice_proof.clean_value(dice_value)
-    except ValueError:
-        raise ValidationError(
-            _("The dice value from your browser is malformed; shuffle in again.")
-        ) from None
-    value_source = dice_proof.VALUE_FROM_BROWSER
-    if value is None:
-        value, value_source = dice_proof.new_value(), dice_proof.VALUE_FROM_SERVER
+    value, value_source = roller_value(
+        dice_value, malformed=_("The dice value from your browser is malformed; shuffle in again.")
+    )
     with transaction.atomic():
         match = (
             Match.objects.select_for_update()
@@ -392,15 +386,9 @@ def match_create_practice(
     if level not in BOT_LEVELS:
         raise ValidationError(_("Unknown computer strength."))
     spec = game_spec(game)
-    try:
-        value = dice_proof.clean_value(dice_value)
-    except ValueError:
-        raise ValidationError(
-            _("The dice value from your browser is malformed; start again.")
-        ) from None
-    value_source = dice_proof.VALUE_FROM_BROWSER
-    if value is None:
-        value, value_source = dice_proof.new_value(), dice_proof.VALUE_FROM_SERVER
+    value, value_source = roller_value(
+        dice_value, malformed=_("The dice value from your browser is malformed; start again.")
+    )
     with transaction.atomic():
         dice = _practice_dice(by, dice_reservation)
         key = dice_proof.roll_key(bytes(dice.master), PRACTICE_SESSION, dice.pk, 0)

@@ -254,6 +254,28 @@ class RollProof:
     values: tuple[str, ...] = ()
 
 
+def published_proof(proof: dict, commit: dict) -> RollProof:
+    """Read a published proof (an event's ``proof``) and its batch's commitment (the
+    ``dice_committed`` payload); KeyError, TypeError or ValueError if either is malformed."""
+    if any(isinstance(face, bool) or not isinstance(face, int) for face in proof["faces"]):
+        raise TypeError("faces are whole numbers")
+    values = proof.get("values", [])
+    if not isinstance(values, list) or not all(isinstance(value, str) for value in values):
+        raise TypeError("values are a list of hexadecimal texts")
+    return RollProof(
+        session=int(commit["session"]),
+        epoch=int(proof["epoch"]),
+        index=int(proof["index"]),
+        size=int(commit["size"]),
+        key=bytes.fromhex(proof["key"]),
+        path=tuple(bytes.fromhex(step) for step in proof["path"]),
+        value=str(proof["value"]),
+        draws=tuple(tuple(draw) for draw in proof["draws"]),
+        faces=tuple(proof["faces"]),
+        values=tuple(values),
+    )
+
+
 def verify(proof: RollProof, root: bytes) -> list[int]:
     """Check a roll against its epoch's commitment; return its faces or raise ProofError."""
     _require_size(proof.size)

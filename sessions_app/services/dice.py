@@ -208,6 +208,18 @@ def _reserved_index(session: GameSession, reservation, by) -> tuple[int, int]:
     return found.epoch, found.index
 
 
+def roller_value(value: str | None, *, malformed: str) -> tuple[str, str]:
+    """The value a browser sent and its source, or, without one, a value the server makes
+    and says so; ValidationError(`malformed`) for a value that is not one."""
+    try:
+        value = dice_proof.clean_value(value)
+    except ValueError:
+        raise ValidationError(malformed) from None
+    if value is None:
+        return dice_proof.new_value(), dice_proof.VALUE_FROM_SERVER
+    return value, dice_proof.VALUE_FROM_BROWSER
+
+
 def dice_draw(*, session: GameSession, value: str | None = None, reservation=None, by=None) -> Draw:
     """Take the session's next roll key (in the caller's transaction) and return its dice.
 
@@ -216,15 +228,9 @@ def dice_draw(*, session: GameSession, value: str | None = None, reservation=Non
     browser drew that value (dice_reserve): the roll then uses that key. A malformed value
     or a reservation that is not `by`'s, used or expired is refused.
     """
-    try:
-        value = dice_proof.clean_value(value)
-    except ValueError:
-        raise ValidationError(
-            _("The dice value from your browser is malformed; roll again.")
-        ) from None
-    value_source = dice_proof.VALUE_FROM_BROWSER
-    if value is None:
-        value, value_source = dice_proof.new_value(), dice_proof.VALUE_FROM_SERVER
+    value, value_source = roller_value(
+        value, malformed=_("The dice value from your browser is malformed; roll again.")
+    )
     with transaction.atomic(savepoint=False):
         _lock_session(session)
         if reservation not in (None, ""):

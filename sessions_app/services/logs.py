@@ -380,33 +380,6 @@ def _clean_pictures(value) -> dict[str, bytes]:
     return cleaned
 
 
-def _proof_of(proof: dict, commit: dict) -> dice_proof.RollProof:
-    """Read a published proof and its epoch's commitment; KeyError/TypeError/ValueError if
-    either is malformed."""
-    draws = tuple(tuple(draw) for draw in proof["draws"])
-    if any(isinstance(face, bool) or not isinstance(face, int) for face in proof["faces"]):
-        raise TypeError("faces are whole numbers")
-    return dice_proof.RollProof(
-        session=int(commit["session"]),
-        epoch=int(proof["epoch"]),
-        index=int(proof["index"]),
-        size=int(commit["size"]),
-        key=bytes.fromhex(proof["key"]),
-        path=tuple(bytes.fromhex(step) for step in proof["path"]),
-        value=str(proof["value"]),
-        draws=draws,
-        faces=tuple(proof["faces"]),
-        values=_values_of(proof),
-    )
-
-
-def _values_of(proof: dict) -> tuple[str, ...]:
-    values = proof.get("values", [])
-    if not isinstance(values, list) or not all(isinstance(value, str) for value in values):
-        raise TypeError("values are a list of hexadecimal texts")
-    return tuple(values)
-
-
 def _dice_checked(events: list[dict]) -> list[dict]:
     """Refuse a log whose published dice do not follow from their commitments: every proof
     (a roll's key and Merkle path) must climb to the root committed before it and give the
@@ -430,7 +403,7 @@ def _dice_checked(events: list[dict]) -> list[dict]:
                 commit = commitments.get(proof.get("epoch"))
                 if commit is None:
                     raise dice_proof.ProofError("no commitment for its batch comes before it")
-                checked = _proof_of(proof, commit)
+                checked = dice_proof.published_proof(proof, commit)
                 dice_left -= dice_proof.check_draws(checked.draws, checked.faces)
                 if dice_left < 0:
                     raise _refuse(

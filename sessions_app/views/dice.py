@@ -78,7 +78,9 @@ def dice_verify(request, session, membership, seq: int):
             "dice_data": data,
             # A match's seed: whose browser added which value (a dict's own .values would
             # shadow the key in a template).
-            "seat_values": list(zip(proof.get("value_by") or [], proof.get("values") or [])),
+            "seat_values": list(
+                zip(proof.get("value_by") or [], proof.get("values") or [], strict=False)
+            ),
             "verifier_url": "verify/verify_dice.py",
         },
     )

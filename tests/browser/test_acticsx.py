@@ -7,8 +7,8 @@ from minigames import services as match_services
 from minigames.services import SeatSpec
 from tests.browser.pages import room_page
 from tests.factories import (
-    CharacterFactory,
     GameSessionFactory,
+    cast_member,
     friday_table,
 )
 
@@ -19,11 +19,9 @@ pytestmark = pytest.mark.browser
 def match_setup(live_server_url):
     table, gm, (aki, ren) = friday_table("aki", "ren")
     session = GameSessionFactory(table=table, title="The Akashic Library")
-    characters = []
-    for owner, name in [(aki, "Aki"), (ren, "Ren")]:
-        character = CharacterFactory(table=table, owner=owner, name=name)
-        session.characters.add(character)
-        characters.append(character)
+    characters = [
+        cast_member(session, owner, name=name) for owner, name in [(aki, "Aki"), (ren, "Ren")]
+    ]
     match = match_services.match_create(
         session=session,
         by=gm,

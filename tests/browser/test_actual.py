@@ -10,6 +10,7 @@ from tests.browser.pages import expect_same_as_fresh_load, room_page
 from tests.factories import (
     CharacterFactory,
     GameSessionFactory,
+    cast_member,
     friday_table,
 )
 
@@ -24,11 +25,9 @@ def seated_match():
     """A session of Aki and Ren sitting down to Actual with SEED, Aki first."""
     table, gm, (aki, ren) = friday_table("aki", "ren")
     session = GameSessionFactory(table=table, title="The Akashic Library")
-    characters = []
-    for owner, name in [(aki, "Aki"), (ren, "Ren")]:
-        character = CharacterFactory(table=table, owner=owner, name=name)
-        session.characters.add(character)
-        characters.append(character)
+    characters = [
+        cast_member(session, owner, name=name) for owner, name in [(aki, "Aki"), (ren, "Ren")]
+    ]
     match = match_services.match_create(
         session=session,
         by=gm,

@@ -13,7 +13,7 @@ from minigames.services import SeatSpec
 from sessions_app.models import TimelineEvent
 from sessions_app.services.dice import dice_commit_ahead
 from tests.browser.pages import expect_same_as_fresh_load, logged_in, room_page
-from tests.factories import CharacterFactory, GameSessionFactory, friday_table
+from tests.factories import GameSessionFactory, cast_member, friday_table
 
 pytestmark = pytest.mark.browser
 
@@ -26,11 +26,9 @@ def waiting_match(live_server_url):
     table, _gm, (aki, ren) = friday_table("aki", "ren")
     session = GameSessionFactory(table=table, title="The Akashic Library")
     dice_commit_ahead(session=session)
-    characters = []
-    for owner, name in [(aki, "Aki"), (ren, "Ren")]:
-        character = CharacterFactory(table=table, owner=owner, name=name)
-        session.characters.add(character)
-        characters.append(character)
+    characters = [
+        cast_member(session, owner, name=name) for owner, name in [(aki, "Aki"), (ren, "Ren")]
+    ]
     match = match_services.match_create(
         session=session,
         by=aki,

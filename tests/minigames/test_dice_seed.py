@@ -10,20 +10,6 @@ from sessions_app.services.logs import log_import
 from tests.matches import dealt
 
 
-def _proof(proof: dict, commit: dict) -> dice_proof.RollProof:
-    return dice_proof.RollProof(
-        session=commit["session"],
-        epoch=proof["epoch"],
-        index=proof["index"],
-        size=commit["size"],
-        key=bytes.fromhex(proof["key"]),
-        path=tuple(bytes.fromhex(step) for step in proof["path"]),
-        value=proof["value"],
-        draws=tuple(tuple(draw) for draw in proof["draws"]),
-        faces=tuple(proof["faces"]),
-    )
-
-
 def test_match_seed_is_hidden_while_playing_and_verifies_after(session, player, seat_specs):
     match = dealt(
         services.match_create(session=session, by=player, seats=seat_specs, dice_value="3c" * 16)
@@ -39,7 +25,9 @@ def test_match_seed_is_hidden_while_playing_and_verifies_after(session, player, 
 
     finished = TimelineEvent.objects.get(kind="match_finished").payload["proof"]
     commit = TimelineEvent.objects.get(kind="dice_committed").payload
-    faces = dice_proof.verify(_proof(finished, commit), bytes.fromhex(commit["root"]))
+    faces = dice_proof.verify(
+        dice_proof.published_proof(finished, commit), bytes.fromhex(commit["root"])
+    )
     assert faces == [match.seed + 1]
     assert finished["draws"] == [[1, 2**62]]
 

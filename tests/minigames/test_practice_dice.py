@@ -2,9 +2,6 @@
 before the player's browser draws its value, and published, with a check, once it is over."""
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -15,8 +12,8 @@ from minigames.models import Match, PracticeDice
 from sessions_app.rules import dice_proof
 from tests.clients import signed_in_client
 from tests.factories import UserFactory
+from tests.verifier import run_verifier
 
-VERIFIER = Path(__file__).resolve().parents[2] / "static" / "verify" / "verify_dice.py"
 VALUE = "7e" * 16
 
 
@@ -104,21 +101,13 @@ def test_practice_check_page_and_proof_download_after_the_game_only(tmp_path, pl
     assert "Check these dice" in page and PracticeDice.objects.get().root in page
     assert "joined in this order" not in page
     assert signed_in_client(UserFactory(username="other")).get(verify_url).status_code == 404
-    download = tmp_path / "proof.json"
-    download.write_bytes(client.get(proof_url).content)
-    result = subprocess.run(
-        [sys.executable, "-I", str(VERIFIER), str(download)], capture_output=True, text=True
-    )
+    downloaded = json.loads(client.get(proof_url).content)
+    result = run_verifier(tmp_path, downloaded)
     assert result.returncode == 0, result.stdout
     assert "All rolls verify." in result.stdout
 
-    forged = json.loads(download.read_text())
-    forged["events"][1]["payload"]["proof"]["faces"][0] += 1
-    download.write_text(json.dumps(forged))
-    refused = subprocess.run(
-        [sys.executable, "-I", str(VERIFIER), str(download)], capture_output=True, text=True
-    )
-    assert refused.returncode == 1
+    downloaded["events"][1]["payload"]["proof"]["faces"][0] += 1
+    assert run_verifier(tmp_path, downloaded).returncode == 1
 
 
 def test_practice_pages_say_how_their_games_are_checked(player):

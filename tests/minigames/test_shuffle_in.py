@@ -3,9 +3,6 @@ alone: the cards are dealt once the last one has shuffled in, and the proof list
 
 import copy
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -22,8 +19,8 @@ from sessions_app.services import dice as dice_service
 from sessions_app.services.logs import log_import
 from tests.clients import signed_in_client
 from tests.factories import CharacterFactory
+from tests.verifier import run_verifier
 
-VERIFIER = Path(__file__).resolve().parents[2] / "static" / "verify" / "verify_dice.py"
 AKI_VALUE = "a1" * 16
 REN_VALUE = "b2" * 16
 
@@ -42,32 +39,9 @@ def _finished(match, by):
     return Match.objects.get(pk=match.pk)
 
 
-def _proof(proof: dict, commit: dict) -> dice_proof.RollProof:
-    return dice_proof.RollProof(
-        session=commit["session"],
-        epoch=proof["epoch"],
-        index=proof["index"],
-        size=commit["size"],
-        key=bytes.fromhex(proof["key"]),
-        path=tuple(bytes.fromhex(step) for step in proof["path"]),
-        value=proof["value"],
-        draws=tuple(tuple(draw) for draw in proof["draws"]),
-        faces=tuple(proof["faces"]),
-        values=tuple(proof.get("values", ())),
-    )
-
-
 def _export(session, gm) -> dict:
     viewer = log_export.log_viewer(session=session, user=gm)
     return json.loads(log_export.export_json_text(viewer=viewer))
-
-
-def _verifier(tmp_path, document) -> subprocess.CompletedProcess:
-    path = tmp_path / "log.json"
-    path.write_text(json.dumps(document), encoding="utf-8")
-    return subprocess.run(
-        [sys.executable, "-I", str(VERIFIER), str(path)], capture_output=True, text=True
-    )
 
 
 def test_a_match_between_two_players_waits_for_the_second_seats_value(waiting, second_player):
@@ -108,11 +82,11 @@ def test_a_shuffled_matchs_seed_verifies_with_its_values_and_not_without(
     finished = TimelineEvent.objects.get(kind="match_finished").payload["proof"]
     commit = TimelineEvent.objects.get(kind="dice_committed").payload
     root = bytes.fromhex(commit["root"])
-    assert dice_proof.verify(_proof(finished, commit), root) == [match.seed + 1]
+    assert dice_proof.verify(dice_proof.published_proof(finished, commit), root) == [match.seed + 1]
     assert finished["values"] == [AKI_VALUE, REN_VALUE]
     swapped = {**finished, "values": [REN_VALUE, AKI_VALUE]}
     with pytest.raises(dice_proof.ProofError, match="values joined"):
-        dice_proof.verify(_proof(swapped, commit), root)
+        dice_proof.verify(dice_proof.published_proof(swapped, commit), root)
 
 
 def test_a_move_before_the_deal_is_refused(waiting, player):
@@ -185,10 +159,15 @@ def test_a_match_stopped_before_its_deal_publishes_its_key_with_nothing_drawn(
     assert finished["draws"] == [] and finished["faces"] == []
     assert finished["values"] == [AKI_VALUE]
     commit = TimelineEvent.objects.get(kind="dice_committed").payload
-    assert dice_proof.verify(_proof(finished, commit), bytes.fromhex(commit["root"])) == []
+    assert (
+        dice_proof.verify(
+            dice_proof.published_proof(finished, commit), bytes.fromhex(commit["root"])
+        )
+        == []
+    )
     stopped = Match.objects.get(pk=waiting.pk)
     assert "stopped" in render_board(stopped, session.table.gm)
-    result = _verifier(tmp_path, _export(session, gm))
+    result = run_verifier(tmp_path, _export(session, gm))
     assert result.returncode == 0, result.stdout
 
 
@@ -199,7 +178,7 @@ def test_an_exported_shuffled_match_verifies_and_a_changed_value_is_refused(
     _finished(waiting, player)
     document = _export(session, gm)
     log_import(data=json.dumps(document), by=gm)
-    assert _verifier(tmp_path, document).returncode == 0
+    assert run_verifier(tmp_path, document).returncode == 0
 
     changed = copy.deepcopy(document)
     for event in changed["events"]:
@@ -207,7 +186,7 @@ def test_an_exported_shuffled_match_verifies_and_a_changed_value_is_refused(
             event["payload"]["proof"]["values"][1] = "c3" * 16
     with pytest.raises(ValidationError, match="values joined"):
         log_import(data=json.dumps(changed), by=gm)
-    result = _verifier(tmp_path, changed)
+    result = run_verifier(tmp_path, changed)
     assert result.returncode == 1 and "values joined" in result.stdout
 
 

@@ -1,14 +1,11 @@
 import hashlib
 import hmac
-import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from sessions_app.rules import dice_proof
 from sessions_app.rules.dice_proof import DiceSource, ProofError, RollProof
+from tests.verifier import run_verifier
 
 MASTER = bytes(range(32))
 OTHER_MASTER = bytes(range(1, 33))
@@ -17,7 +14,6 @@ VALUE = "00112233445566778899aabbccddeeff"
 SIZE = 8
 # When a hand-made log says its events were written: every export gives each event its time.
 WRITTEN_AT = "2026-12-01T20:00:00+00:00"
-VERIFIER = Path(__file__).resolve().parents[3] / "static" / "verify" / "verify_dice.py"
 
 
 def proof_for(index, draws=((2, 6),), *, master=MASTER, session=SESSION, value=VALUE):
@@ -198,14 +194,6 @@ def export_with(proof: RollProof, root: bytes, *, shown_faces=None) -> dict:
             },
         ]
     }
-
-
-def run_verifier(tmp_path, document) -> subprocess.CompletedProcess:
-    log = tmp_path / "log.json"
-    log.write_text(json.dumps(document), encoding="utf-8")
-    return subprocess.run(
-        [sys.executable, "-I", str(VERIFIER), str(log)], capture_output=True, text=True
-    )
 
 
 def test_standalone_verifier_accepts_an_honest_log(tmp_path):

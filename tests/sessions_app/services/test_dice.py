@@ -2,9 +2,6 @@
 
 import datetime
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -30,6 +27,7 @@ from sessions_app.services.palette import box_send
 from tests.clients import signed_in_client as _client
 from tests.factories import CharacterFactory
 from tests.sessions_app.dice_proofs import verified
+from tests.verifier import run_verifier
 
 BROWSER_VALUE = "5a" * 16
 
@@ -202,8 +200,6 @@ def test_secret_command_roll_key_reaches_its_roller_not_the_others(session, play
 
 # --------------------------------------------------------------------------- export and import
 
-VERIFIER = Path(__file__).resolve().parents[3] / "static" / "verify" / "verify_dice.py"
-
 
 @pytest.fixture
 def exported(session, gm, player, pc):
@@ -216,20 +212,12 @@ def exported(session, gm, player, pc):
     return json.loads(log_export.export_json_text(viewer=viewer))
 
 
-def _run_verifier(tmp_path, document) -> subprocess.CompletedProcess:
-    path = tmp_path / "log.json"
-    path.write_text(json.dumps(document), encoding="utf-8")
-    return subprocess.run(
-        [sys.executable, "-I", str(VERIFIER), str(path)], capture_output=True, text=True
-    )
-
-
 def _rolled(document, kind="command_rolled") -> dict:
     return next(event for event in document["events"] if event["kind"] == kind)
 
 
 def test_standalone_verifier_checks_a_real_export(tmp_path, exported):
-    result = _run_verifier(tmp_path, exported)
+    result = run_verifier(tmp_path, exported)
 
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.count("verified") == 4  # two rolls, the GM's secret one, its reveal
@@ -270,7 +258,7 @@ def test_tampered_export_refused_by_import_and_verifier(tmp_path, exported, gm, 
 
     with pytest.raises(ValidationError, match="do not verify"):
         log_import(data=json.dumps(exported), by=gm)
-    assert _run_verifier(tmp_path, exported).returncode == 1
+    assert run_verifier(tmp_path, exported).returncode == 1
 
 
 # --------------------------------------------------------------------------- the forms' values
@@ -566,12 +554,7 @@ def test_unused_reservation_expires_and_is_published_as_skipped_with_its_key(
     viewer = log_export.log_viewer(session=session, user=player)
     document = log_export.export_json_text(viewer=viewer)
     log_import(data=document, by=gm)
-    (tmp_path / "log.json").write_text(document, encoding="utf-8")
-    result = subprocess.run(
-        [sys.executable, "-I", str(VERIFIER), str(tmp_path / "log.json")],
-        capture_output=True,
-        text=True,
-    )
+    result = run_verifier(tmp_path, json.loads(document))
     assert result.returncode == 0, result.stdout
 
 

@@ -5,10 +5,7 @@ on a published log is refused by both."""
 import copy
 import datetime
 import json
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -27,8 +24,8 @@ from sessions_app.services.checks import (
 from sessions_app.services.dice import dice_commit_ahead, dice_reserve, proof_block
 from sessions_app.services.logs import MAX_DICE, log_import
 from tests.factories import CharacterFactory
+from tests.verifier import run_verifier
 
-VERIFIER = Path(__file__).resolve().parents[3] / "static" / "verify" / "verify_dice.py"
 BROWSER_VALUE = "5a" * 16
 
 
@@ -66,19 +63,11 @@ def _renumbered(document) -> dict:
     return document
 
 
-def _verifier(tmp_path, document) -> subprocess.CompletedProcess:
-    path = tmp_path / "log.json"
-    path.write_text(json.dumps(document), encoding="utf-8")
-    return subprocess.run(
-        [sys.executable, "-I", str(VERIFIER), str(path)], capture_output=True, text=True
-    )
-
-
 def _refused_by_both(tmp_path, document, gm, match: str) -> None:
     """Both refuse; where the keys are not accounted for, both name the index."""
     with pytest.raises(ValidationError, match=match):
         log_import(data=json.dumps(document), by=gm)
-    result = _verifier(tmp_path, document)
+    result = run_verifier(tmp_path, document)
     assert result.returncode == 1, result.stdout + result.stderr
     assert "DOES NOT VERIFY" in result.stdout
     if match.startswith("key "):
@@ -92,7 +81,7 @@ def _flip(text: str) -> str:
 def test_untouched_export_imports_and_verifies(tmp_path, exported, gm):
     log_import(data=json.dumps(exported), by=gm)
 
-    result = _verifier(tmp_path, exported)
+    result = run_verifier(tmp_path, exported)
     assert result.returncode == 0, result.stdout
     assert "All rolls verify." in result.stdout
 
@@ -143,7 +132,7 @@ def test_verifier_refuses_a_dropped_roll(tmp_path, exported, gm):
     # A complete log numbered with a gap is refused for that already; the dice say why too.
     with pytest.raises(ValidationError):
         log_import(data=json.dumps(exported), by=gm)
-    result = _verifier(tmp_path, exported)
+    result = run_verifier(tmp_path, exported)
     assert result.returncode == 1
     assert "key 4 of batch 0 comes where key 3 is next" in result.stdout
 
@@ -262,7 +251,7 @@ def reserved_then_skipped(session, gm, player, monkeypatch):
 
 def test_verifier_accepts_a_reserved_key_published_as_skipped(tmp_path, reserved_then_skipped, gm):
     log_import(data=json.dumps(reserved_then_skipped), by=gm)
-    assert _verifier(tmp_path, reserved_then_skipped).returncode == 0
+    assert run_verifier(tmp_path, reserved_then_skipped).returncode == 0
 
 
 def test_verifier_refuses_a_reserved_key_whose_roll_went_missing_without_its_skip(
