@@ -163,6 +163,20 @@ class HandoutFactory(factory.django.DjangoModelFactory):
     slot = None
 
 
+def own_profile(table, *, base: RulesProfile | None = None, **fields) -> RulesProfile:
+    """Give the table its own copy of a shipped profile (the standard one unless `base`), with
+    `fields` changed, as the profile page does."""
+    profile = base or standard_profile()
+    profile.pk = None
+    profile.table = table
+    for name, value in fields.items():
+        setattr(profile, name, value)
+    profile.save()
+    table.rules_profile = profile
+    table.save()
+    return profile
+
+
 def cast_member(session, user, *, name: str, slot: int | None = None, **fields) -> Character:
     """Make a PC of `user` that takes part in `session`, playing `slot` if given."""
     character = CharacterFactory(table=session.table, owner=user, name=name, **fields)

@@ -14,7 +14,7 @@ from sessions_app.services.scenes import scene_start, stage_bring_in
 from sessions_app.services.spectators import spectators_allow
 from tests.browser.pages import expect_same_as_fresh_load, room_page
 from tests.browser.test_actual import _prepare
-from tests.factories import CharacterFactory, GameSessionFactory, friday_table, standard_profile
+from tests.factories import CharacterFactory, GameSessionFactory, friday_table, own_profile
 
 pytestmark = pytest.mark.browser
 
@@ -24,14 +24,7 @@ CATALOGUE = [{"label": "+1 Strength", "cost": 10, "value_name": "Strength", "del
 @pytest.fixture
 def table_in_the_ending(live_server_url):
     table, gm, (aki, ren) = friday_table("aki", "ren")
-    profile = standard_profile()
-    profile.pk = None
-    profile.table = table
-    profile.growth_catalogue = CATALOGUE
-    profile.growth_self_service = False
-    profile.save()
-    table.rules_profile = profile
-    table.save()
+    profile = own_profile(table, growth_catalogue=CATALOGUE, growth_self_service=False)
     spectators_allow(table=table, by=gm, allowed=True)
     table.refresh_from_db()
     session = GameSessionFactory(

@@ -10,7 +10,7 @@ from channels.testing import WebsocketCommunicator
 from config.asgi import application
 from sessions_app.live.consumers import CLOSE_NOT_A_MEMBER
 from sessions_app.services.experience import experience_correct, growth_confirm, growth_request
-from tests.factories import CharacterFactory, standard_profile
+from tests.factories import CharacterFactory, own_profile
 from tests.sessions_app.live.test_consumers import _session_cookie
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -21,14 +21,7 @@ CATALOGUE = [{"label": "+1 Strength", "cost": 10, "value_name": "Strength", "del
 
 @sync_to_async
 def _table_with_growth_by_the_gm(table, gm, player):
-    profile = standard_profile()
-    profile.pk = None
-    profile.table = table
-    profile.growth_catalogue = CATALOGUE
-    profile.growth_self_service = False
-    profile.save()
-    table.rules_profile = profile
-    table.save()
+    own_profile(table, growth_catalogue=CATALOGUE, growth_self_service=False)
     experience_correct(table=table, by=gm, person=player, amount=12, reason="Starting points")
     return CharacterFactory(table=table, owner=player, name="Aki", judgement_values={"Strength": 3})
 

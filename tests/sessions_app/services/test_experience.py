@@ -36,6 +36,7 @@ from tests.factories import (
     MembershipFactory,
     TableFactory,
     UserFactory,
+    own_profile,
     standard_profile,
 )
 
@@ -47,14 +48,7 @@ CATALOGUE = [
 
 @pytest.fixture
 def profile(table, player_membership):
-    profile = standard_profile()
-    profile.pk = None
-    profile.table = table
-    profile.growth_catalogue = CATALOGUE
-    profile.save()
-    table.rules_profile = profile
-    table.save()
-    return profile
+    return own_profile(table, growth_catalogue=CATALOGUE)
 
 
 @pytest.fixture

@@ -35,28 +35,14 @@ from tests.factories import (
     MembershipFactory,
     TableFactory,
     UserFactory,
+    own_profile,
     standard_profile,
 )
-from tests.sessions_app.services.test_experience import _spend_in_thread
-
-CATALOGUE = [
-    {"label": "+1 Strength", "cost": 10, "value_name": "Strength", "delta": 1, "limit": 2},
-    {"label": "New skill", "cost": 5, "value_name": "", "delta": 0, "limit": None},
-]
+from tests.sessions_app.services.test_experience import CATALOGUE, _spend_in_thread
 
 
-def own_profile(table, *, base=None, **fields):
-    """Give the table its own copy of a shipped profile, as the profile page does."""
-    profile = base or standard_profile()
-    profile.pk = None
-    profile.table = table
-    profile.growth_catalogue = CATALOGUE
-    for name, value in fields.items():
-        setattr(profile, name, value)
-    profile.save()
-    table.rules_profile = profile
-    table.save()
-    return profile
+def _own_profile(table, *, base=None, **fields):
+    return own_profile(table, base=base, growth_catalogue=CATALOGUE, **fields)
 
 
 def played(table, person, *, name="Aki"):
@@ -73,11 +59,11 @@ def two_tables(gm, player):
     """The player at two tables of the same game, each with its own GM."""
     friday = TableFactory(gm=gm, name="Friday")
     MembershipFactory(table=friday, user=player)
-    own_profile(friday, name="Friday rules")
+    _own_profile(friday, name="Friday rules")
     other_gm = UserFactory(username="keeper")
     sunday = TableFactory(gm=other_gm, name="Sunday")
     MembershipFactory(table=sunday, user=player)
-    own_profile(sunday)
+    _own_profile(sunday)
     return friday, sunday
 
 
@@ -122,7 +108,7 @@ def test_experience_of_another_game_is_not_spent_here(two_tables, gm, player):
     )
     akashic = TableFactory(name="Akashic nights")
     MembershipFactory(table=akashic, user=player)
-    own_profile(akashic, base=RulesProfile.objects.get(table=None, name="Akashic Recorder"))
+    _own_profile(akashic, base=RulesProfile.objects.get(table=None, name="Akashic Recorder"))
     pc = CharacterFactory(table=akashic, owner=player)
 
     with pytest.raises(ValidationError, match="you have 0"):
@@ -130,7 +116,7 @@ def test_experience_of_another_game_is_not_spent_here(two_tables, gm, player):
 
 
 def test_renamed_copy_of_a_shipped_profile_stays_in_its_game(table):
-    profile = own_profile(table, name="Our house rules")
+    profile = _own_profile(table, name="Our house rules")
 
     assert profile.game == "SRS standard"
     assert table_game(table=table) == "SRS standard"
@@ -197,7 +183,7 @@ def test_growth_declined_by_the_gm_spends_nothing(two_tables, gm, player):
 
 
 def test_growth_is_self_service_when_the_profile_says_so(table, gm, player, player_membership):
-    own_profile(table, growth_self_service=True)
+    _own_profile(table, growth_self_service=True)
     experience_correct(table=table, by=gm, person=player, amount=10, reason="Start")
     pc = CharacterFactory(table=table, owner=player, judgement_values={"Strength": 3})
 
@@ -215,7 +201,7 @@ def test_self_service_growth_is_off_by_default(db):
 
 
 def test_growth_waiting_for_the_gm_counts_against_the_balance(table, gm, player, player_membership):
-    own_profile(table)
+    _own_profile(table)
     experience_correct(table=table, by=gm, person=player, amount=7, reason="Start")
     aki = CharacterFactory(table=table, owner=player, name="Aki")
     ren = CharacterFactory(table=table, owner=player, name="Ren")
@@ -226,7 +212,7 @@ def test_growth_waiting_for_the_gm_counts_against_the_balance(table, gm, player,
 
 
 def test_growth_confirmed_without_the_points_left_refused(table, gm, player, player_membership):
-    own_profile(table)
+    _own_profile(table)
     entry = experience_correct(table=table, by=gm, person=player, amount=5, reason="Start")
     asked = growth_request(
         character=CharacterFactory(table=table, owner=player), by=player, item_label="New skill"
@@ -310,7 +296,7 @@ def test_two_spendings_at_two_tables_at_once_cannot_share_points():
     friday, sunday = TableFactory(name="Friday"), TableFactory(name="Sunday")
     for table in (friday, sunday):
         MembershipFactory(table=table, user=player)
-        own_profile(table, growth_self_service=True)
+        _own_profile(table, growth_self_service=True)
     aki = CharacterFactory(table=friday, owner=player, name="Aki")
     ren = CharacterFactory(table=sunday, owner=player, name="Ren")
     experience_correct(table=friday, by=friday.gm, person=player, amount=7, reason="Start")
