@@ -275,7 +275,9 @@ def match_shuffle_in(*, match_id: int, by, dice_value: str | None = None) -> Mat
     )
     with transaction.atomic():
         match = (
-            Match.objects.select_for_update()
+            # Only the match row: PostgreSQL refuses FOR UPDATE across the outer joins to
+            # its optional session and seat users.
+            Match.objects.select_for_update(of=("self",))
             .select_related("session", "seat0_user", "seat1_user")
             .filter(pk=match_id)
             .first()
