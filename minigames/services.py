@@ -281,7 +281,9 @@ def match_shuffle_in(*, match_id: int, by, dice_value: str | None = None) -> Mat
         value, value_source = dice_proof.new_value(), dice_proof.VALUE_FROM_SERVER
     with transaction.atomic():
         match = (
-            Match.objects.select_for_update()
+            # Only the match row: PostgreSQL refuses FOR UPDATE across the outer joins to
+            # its optional session and seat users.
+            Match.objects.select_for_update(of=("self",))
             .select_related("session", "seat0_user", "seat1_user")
             .filter(pk=match_id)
             .first()
