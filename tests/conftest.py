@@ -27,6 +27,144 @@ from tests.matches import dealt
 from tests.sessions_app.log_script import play_scripted_session
 
 
+def _template_paths(config):
+    """The lock and the marker the xdist workers of one run share to build the migrated
+    test database once, or None outside xdist."""
+    import tempfile
+    from pathlib import Path
+
+    workerinput = getattr(config, "workerinput", None)
+    if workerinput:
+        run = workerinput["testrunuid"]
+    elif getattr(config.option, "numprocesses", 0):
+        run = getattr(config.option, "testrunuid", None)
+    else:
+        run = None
+    if not run:
+        return None
+    folder = Path(tempfile.gettempdir())
+    return folder / f"srs-test-db-{run}.lock", folder / f"srs-test-db-{run}.ready"
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(request, django_test_environment, django_db_blocker):
+    """The test databases: migrated once per run, then copied for each worker.
+
+    pytest-django runs every migration in every xdist worker (about 7 s of CPU each on
+    SQLite, 11 s on PostgreSQL, with 4 + 2 workers per `make test`, each run twice in CI).
+    Here the first worker to take the lock runs the real migrations into the test database
+    (named in settings.py), and every worker, that one included, then clones it with
+    Django's own clone_test_db (what `manage.py test --parallel` does: CREATE DATABASE ...
+    TEMPLATE on PostgreSQL, a file copy on SQLite) into a database of its own, named with
+    its worker id as before. The template is dropped when the run ends
+    (pytest_sessionfinish below). Outside xdist, pytest-django's own way.
+    """
+    import fcntl
+
+    from django.conf import settings
+    from django.db import connection
+    from django.test.utils import setup_databases, teardown_databases
+
+    verbosity = request.config.option.verbose
+    paths = _template_paths(request.config)
+    if paths is None:
+        with django_db_blocker.unblock():
+            db_cfg = setup_databases(verbosity=verbosity, interactive=False)
+        yield
+        with django_db_blocker.unblock():
+            teardown_databases(db_cfg, verbosity=verbosity)
+        return
+
+    lock_path, ready_path = paths
+    worker = request.config.workerinput["workerid"]
+    original_name = connection.settings_dict["NAME"]
+    template_name = connection.settings_dict["TEST"]["NAME"]
+    with django_db_blocker.unblock(), open(lock_path, "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            if not ready_path.exists():
+                # The run's one pass through the real migrations.
+                connection.creation.create_test_db(verbosity=verbosity, autoclobber=True)
+                ready_path.write_text(template_name)
+            else:
+                settings.DATABASES[connection.alias]["NAME"] = template_name
+                connection.settings_dict["NAME"] = template_name
+            # Closed first: SQLite writes its write-ahead log back into the file only when
+            # the last connection closes, and the copy must have all of it.
+            connection.close()
+            connection.creation.clone_test_db(suffix=worker, verbosity=verbosity, autoclobber=True)
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+        clone = connection.creation.get_test_db_clone_settings(worker)
+        connection.close()
+        connection.settings_dict.update(clone)
+        settings.DATABASES[connection.alias]["NAME"] = clone["NAME"]
+    yield
+    with django_db_blocker.unblock():
+        try:
+            connection.creation.destroy_test_db(original_name, verbosity=verbosity)
+        except Exception as error:  # noqa: BLE001 - as pytest-django's own teardown does
+            # A connection a test's thread left open keeps the database busy on PostgreSQL:
+            # the controller drops what is left (pytest_sessionfinish).
+            request.node.warn(pytest.PytestWarning(f"Could not drop the test database: {error}"))
+
+
+def pytest_configure(config):
+    # The controller of an xdist run names the run (xdist hands the name to every worker as
+    # workerinput["testrunuid"]): the lock and marker of its template database carry it.
+    if getattr(config, "workerinput", None) is None and getattr(config.option, "numprocesses", 0):
+        import uuid
+
+        if not getattr(config.option, "testrunuid", None):
+            config.option.testrunuid = uuid.uuid4().hex
+
+
+def pytest_sessionfinish(session):
+    # The controller drops the template the workers cloned, once they are all done. Not
+    # through Django's connection: pytest-django blocks database access outside tests.
+    config = session.config
+    if getattr(config, "workerinput", None) is not None:
+        return
+    paths = _template_paths(config)
+    if paths is None or not paths[1].exists():
+        return
+    lock_path, ready_path = paths
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    template_name = ready_path.read_text()
+    if database["ENGINE"] == "django.db.backends.postgresql":
+        import psycopg
+
+        with psycopg.connect(
+            dbname="postgres",
+            host=database.get("HOST") or None,
+            port=database.get("PORT") or None,
+            user=database.get("USER") or None,
+            password=database.get("PASSWORD") or None,
+            autocommit=True,
+        ) as admin:
+            # And any worker's copy still there (a connection a test left open kept it).
+            left = admin.execute(
+                "SELECT datname FROM pg_database WHERE datname = %s OR datname LIKE %s",
+                [template_name, template_name.replace("_", r"\_") + r"\_gw%"],
+            ).fetchall()
+            for (name,) in left:
+                admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    else:
+        import contextlib
+        import glob
+
+        # The template, and what a connection a test left open kept of a worker's copy.
+        root, ext = os.path.splitext(template_name)
+        for path in [template_name, *glob.glob(f"{glob.escape(root)}_gw*{ext}")]:
+            for suffix in ("", "-wal", "-shm"):
+                with contextlib.suppress(FileNotFoundError):
+                    os.remove(path + suffix)
+    ready_path.unlink()
+    lock_path.unlink(missing_ok=True)
+
+
 @pytest.fixture(autouse=True)
 def _fast_password_hasher(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -62,7 +200,15 @@ def _default_language_after_each_test():
 def pytest_collection_modifyitems(config, items):
     # Playwright's sync API leaves an event loop in the main thread, which breaks the sync
     # ORM and pytest-asyncio afterwards: whatever else runs, browser tests run last.
-    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+    # Tests on daphne processes of their own (one holds a room quiet for 70 s) are the
+    # longest of the run: they go first, so that none is left running alone at its end
+    # while the other xdist workers have finished.
+    items.sort(
+        key=lambda item: (
+            item.get_closest_marker("browser") is not None,
+            item.get_closest_marker("multiprocess") is None,
+        )
+    )
     # Several processes share a room only through PostgreSQL and Redis: on the embedded
     # default those tests are not collected (CI's second run, on PostgreSQL and Redis, has
     # them all), rather than reported as skipped.
