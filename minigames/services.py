@@ -285,6 +285,12 @@ def match_shuffle_in(*, match_id: int, by, dice_value: str | None = None) -> Mat
         if match is None or match.seat_of(by) is None:
             raise PermissionDenied(_("You are not playing in this match."))
         if match.session_id:
+            # A seat's player who has left the table no longer takes part, as in match_move.
+            require_member(
+                user=by,
+                table_id=match.session.table_id,
+                message=_("You are not playing in this match."),
+            )
             _require_play_not_over(match.session)
         if not match_waiting_for(match, by):
             raise ValidationError(_("Your browser's value is already in this match's shuffle."))
@@ -327,7 +333,7 @@ def _deal(match: Match, by) -> None:
             "match_id": match.pk,
             "game": match.game,
             "names": [seat["name"] for seat in match.seats],
-            "proof": {key: place[key] for key in place},
+            "proof": dict(place),
         },
     )
     send_on_commit(board_changed, session_id=match.session_id, board_id=match.pk)

@@ -13,7 +13,7 @@ from minigames.models import Match
 from minigames.room import render_board
 from minigames.services import SeatSpec
 from sessions_app import log_export
-from sessions_app.models import Phase, TimelineEvent
+from sessions_app.models import Membership, Phase, TimelineEvent
 from sessions_app.rules import dice_proof
 from sessions_app.services import dice as dice_service
 from sessions_app.services.logs import log_import
@@ -224,3 +224,11 @@ def test_a_match_waiting_when_play_ends_takes_no_more_values(waiting, session, s
 
     with pytest.raises(ValidationError, match="main play is over"):
         services.match_shuffle_in(match_id=waiting.pk, by=second_player)
+
+
+def test_a_seated_player_who_left_the_table_cannot_shuffle_in(waiting, session, second_player):
+    Membership.objects.filter(table=session.table, user=second_player).delete()
+
+    with pytest.raises(PermissionDenied):
+        services.match_shuffle_in(match_id=waiting.pk, by=second_player)
+    assert Match.objects.get(pk=waiting.pk).status == Match.Status.WAITING
