@@ -78,20 +78,24 @@ bench: check-python $(VENV)/.installed-dev
 	@for script in tests/benchmarks/bench_*.py; do echo "== $$script"; $(PY) $$script || exit 1; done
 
 # Every benchmark at a toy size, for CI: it notices a benchmark that no longer runs. The
-# figures of so short a run mean nothing; `make bench` gives the real ones. The roll
-# benchmarks make their pending checks one by one through the service, in proportion to
-# --seconds: a tenth of a second keeps that set-up small (it was most of the smoke run).
+# figures of so short a run mean nothing; `make bench` gives the real ones. Two run at a
+# time (each in a folder and database of its own): most are one process, and CI has two
+# cores. A benchmark that fails fails the whole run. The roll benchmarks make their pending
+# checks one by one through the service, in proportion to --seconds: a tenth of a second
+# keeps that set-up small (it was most of the smoke run). BENCH_REPEATS is bench_session's.
+BENCH_SMOKE := \
+	"tests/benchmarks/bench_acticsx.py --games 4 --random-games 5 --budget 0.2" \
+	"tests/benchmarks/bench_actual.py --games 4 --budget 0.1 --random-seconds 0.5" \
+	"tests/benchmarks/bench_dice.py --rolls 200 --checks 5 --repeats 1" \
+	"tests/benchmarks/bench_review.py --small 5 --large 50 --repeats 1" \
+	"tests/benchmarks/bench_roll.py --seconds 0.1 --rounds 1" \
+	"tests/benchmarks/bench_room.py --seconds 0.1 --events 3 --clients 3" \
+	"tests/benchmarks/bench_live_room.py --smoke" \
+	"tests/benchmarks/bench_session.py" \
+	"tests/benchmarks/bench_srs.py"
 bench-smoke: check-python $(VENV)/.installed-dev
 	@$(PY) manage.py collectstatic --noinput -v0
-	$(PY) tests/benchmarks/bench_acticsx.py --games 4 --random-games 5 --budget 0.2
-	$(PY) tests/benchmarks/bench_actual.py --games 4 --budget 0.1 --random-seconds 0.5
-	$(PY) tests/benchmarks/bench_dice.py --rolls 200 --checks 5 --repeats 1
-	$(PY) tests/benchmarks/bench_review.py --small 5 --large 50 --repeats 1
-	$(PY) tests/benchmarks/bench_roll.py --seconds 0.1 --rounds 1
-	$(PY) tests/benchmarks/bench_room.py --seconds 0.1 --events 3 --clients 3
-	$(PY) tests/benchmarks/bench_live_room.py --smoke
-	BENCH_REPEATS=2 $(PY) tests/benchmarks/bench_session.py
-	$(PY) tests/benchmarks/bench_srs.py
+	@printf '%s\n' $(BENCH_SMOKE) | BENCH_REPEATS=2 xargs -P 2 -I{} sh -c 'echo "== {}"; $(PY) {}'
 
 lint: check-python $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check .

@@ -1,6 +1,8 @@
 """Clients the tests talk to the app through: a signed-in test client, and the room
 websocket's session cookie and frames."""
 
+import asyncio
+
 from asgiref.sync import sync_to_async
 from django.test import Client
 
@@ -33,6 +35,22 @@ async def socket_frames(communicator, *, timeout=0.5) -> list[str]:
             frames.append(f"<closed {output.get('code')}>")
             return frames
     return frames
+
+
+async def socket_frames_until(communicator, marker: str, *, deadline=20.0, quiet=0.5) -> list[str]:
+    """Collect text frames until one holds `marker` (waiting up to `deadline` seconds: on a
+    loaded machine, through Redis, a frame can take longer than any quiet window), then
+    every frame that follows before the socket stays quiet for `quiet`."""
+    frames = []
+    loop = asyncio.get_running_loop()
+    until = loop.time() + deadline
+    while not any(marker in frame for frame in frames) and loop.time() < until:
+        if await communicator.receive_nothing(timeout=0.1):
+            continue
+        output = await communicator.receive_output()
+        if output["type"] == "websocket.send":
+            frames.append(output["text"])
+    return frames + await socket_frames(communicator, timeout=quiet)
 
 
 def cache_cleared() -> None:
