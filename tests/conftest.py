@@ -201,12 +201,13 @@ def pytest_collection_modifyitems(config, items):
     # Playwright's sync API leaves an event loop in the main thread, which breaks the sync
     # ORM and pytest-asyncio afterwards: whatever else runs, browser tests run last.
     # Tests on daphne processes of their own (one holds a room quiet for 70 s) are the
-    # longest of the run: they go first, so that none is left running alone at its end
-    # while the other xdist workers have finished.
+    # longest of the run, and so are the long browser walks: they go first, so that none is
+    # left running alone at its end while the other xdist workers have finished.
     items.sort(
         key=lambda item: (
             item.get_closest_marker("browser") is not None,
             item.get_closest_marker("multiprocess") is None,
+            item.get_closest_marker("long") is None,
         )
     )
     # Several processes share a room only through PostgreSQL and Redis: on the embedded

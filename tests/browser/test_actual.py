@@ -211,6 +211,7 @@ def _as_seen(board):
     return text, cells, buttons
 
 
+@pytest.mark.long
 def test_actual_defender_answers_the_counter_question_while_the_attacker_sees_the_same(
     browser, two_defences
 ):

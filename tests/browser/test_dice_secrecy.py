@@ -69,6 +69,7 @@ def _key(roll: Roll) -> str:
     return dice_proof.roll_key(master, roll.session_id, roll.dice_epoch, roll.dice_index).hex()
 
 
+@pytest.mark.long
 def test_secret_roll_keys_stay_off_players_wires_until_revealed(
     browser, table_setup, console_errors
 ):

@@ -62,6 +62,7 @@ def _all_like_fresh(pages):
         expect_same_as_fresh_load(page)
 
 
+@pytest.mark.long
 def test_match_award_and_growth_reach_four_browsers_without_reload(browser, table_in_the_ending):
     base_url, table, session = table_in_the_ending
     gm = room_page(browser, base_url, session, "keeper")

@@ -44,6 +44,7 @@ def scene_running(live_server_url):
     return live_server_url, session
 
 
+@pytest.mark.long
 def test_gm_answers_stage_and_scene_requests_from_the_inbox(browser, scene_running, csp_violations):
     base_url, session = scene_running
     gm = csp_violations(room_page(browser, base_url, session, "keeper", **GM_SCREEN))

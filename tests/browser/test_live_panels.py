@@ -35,6 +35,7 @@ def _all_like_fresh(pages):
         expect_same_as_fresh_load(page)
 
 
+@pytest.mark.long
 def test_every_panel_follows_the_session_without_reload(browser, table_in_preplay):
     base_url, session = table_in_preplay
     gm = room_page(browser, base_url, session, "keeper")

@@ -45,6 +45,7 @@ def _stage(page):
     return page.locator("#stage")
 
 
+@pytest.mark.long
 def test_session_runs_from_preplay_to_afterplay(browser, prepared_session):
     base_url, session = prepared_session
     gm = room_page(browser, base_url, session, "keeper")

@@ -135,6 +135,7 @@ def test_blocked_autoplay_offers_a_button_that_starts_the_music(browser, scene_r
     ren.wait_for_function("() => !document.getElementById('music-player').paused")
 
 
+@pytest.mark.long
 def test_cut_in_on_a_critical_reaches_both_players_and_a_spectator(
     browser, scene_running, csp_violations
 ):
