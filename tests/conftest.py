@@ -79,6 +79,15 @@ def django_db_setup(request, django_test_environment, django_db_blocker):
     worker = request.config.workerinput["workerid"]
     original_name = connection.settings_dict["NAME"]
     template_name = connection.settings_dict["TEST"]["NAME"]
+    if connection.vendor == "sqlite":
+        # Files of this run alone: `make test` runs pytest twice on the same folder, and a
+        # write-ahead log a worker of the first run left beside its copy (a connection still
+        # open when it ended) would be replayed into the second run's copy of the same name,
+        # which SQLite then finds malformed.
+        root, ext = os.path.splitext(template_name)
+        template_name = f"{root}_{request.config.workerinput['testrunuid'][:12]}{ext}"
+        connection.settings_dict["TEST"]["NAME"] = template_name
+        settings.DATABASES[connection.alias]["TEST"]["NAME"] = template_name
     with django_db_blocker.unblock(), open(lock_path, "a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:
@@ -155,12 +164,16 @@ def pytest_sessionfinish(session):
         import contextlib
         import glob
 
-        # The template, and what a connection a test left open kept of a worker's copy.
+        # The template, the workers' copies, and what a connection a test left open kept
+        # of them (a write-ahead log and its index beside a copy already removed).
         root, ext = os.path.splitext(template_name)
-        for path in [template_name, *glob.glob(f"{glob.escape(root)}_gw*{ext}")]:
-            for suffix in ("", "-wal", "-shm"):
+        for suffix in ("", "-wal", "-shm"):
+            for path in [template_name, *glob.glob(f"{glob.escape(root)}_gw*{ext}")]:
                 with contextlib.suppress(FileNotFoundError):
                     os.remove(path + suffix)
+            for path in glob.glob(f"{glob.escape(root)}_gw*{ext}{suffix}"):
+                with contextlib.suppress(FileNotFoundError):
+                    os.remove(path)
     ready_path.unlink()
     lock_path.unlink(missing_ok=True)
 
