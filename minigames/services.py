@@ -108,6 +108,22 @@ def _require_play_not_over(session: GameSession | None) -> None:
         raise ValidationError(_("The session's main play is over: its matches are closed."))
 
 
+def _require_seated_player(match: Match, by) -> int:
+    """The seat `by` plays in the match; PermissionDenied for anyone else, a seat's player
+    who has left the table included; ValidationError once its session's main play is over."""
+    seat = match.seat_of(by)
+    if seat is None:
+        raise PermissionDenied(_("You are not playing in this match."))
+    if match.session_id:
+        require_member(
+            user=by,
+            table_id=match.session.table_id,
+            message=_("You are not playing in this match."),
+        )
+        _require_play_not_over(match.session)
+    return seat
+
+
 def _open_match_between(session: GameSession, seats: list[SeatSpec]) -> Match | None:
     wanted = {seat.character.pk for seat in seats}
     for match in Match.objects.filter(session=session).exclude(status=Match.Status.FINISHED):
@@ -282,16 +298,9 @@ def match_shuffle_in(*, match_id: int, by, dice_value: str | None = None) -> Mat
             .filter(pk=match_id)
             .first()
         )
-        if match is None or match.seat_of(by) is None:
+        if match is None:
             raise PermissionDenied(_("You are not playing in this match."))
-        if match.session_id:
-            # A seat's player who has left the table no longer takes part, as in match_move.
-            require_member(
-                user=by,
-                table_id=match.session.table_id,
-                message=_("You are not playing in this match."),
-            )
-            _require_play_not_over(match.session)
+        _require_seated_player(match, by)
         if not match_waiting_for(match, by):
             raise ValidationError(_("Your browser's value is already in this match's shuffle."))
         shuffle = dict(match.shuffle)
@@ -650,16 +659,7 @@ def match_move(*, match_id: int, by, action: dict, version: int) -> Match:
         match = Match.objects.select_for_update().filter(pk=match_id).first()
         if match is None:
             raise ValidationError(_("That match does not exist."))
-        seat = match.seat_of(by)
-        if seat is None:
-            raise PermissionDenied(_("You are not playing in this match."))
-        if match.session_id:
-            require_member(
-                user=by,
-                table_id=match.session.table_id,
-                message=_("You are not playing in this match."),
-            )
-            _require_play_not_over(match.session)
+        seat = _require_seated_player(match, by)
         if match.status == Match.Status.FINISHED:
             raise ValidationError(_("The match is over."))
         if match.status == Match.Status.WAITING:
