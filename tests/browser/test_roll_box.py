@@ -3,7 +3,7 @@
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.pages import room_page
+from tests.browser.pages import room_page, synced
 from tests.factories import (
     GameSessionFactory,
     friday_table,
@@ -57,9 +57,30 @@ def test_roll_box_refuses_in_japanese(browser, room):
     page = room_page(browser, base_url, session, "aki", width=390, height=900)
     page.context.set_extra_http_headers({"Accept-Language": "ja"})
     page.reload()
+    synced(page)
 
     box = page.locator("#roll_text")
     box.fill("2D6>=")
     box.press("Enter")
 
     expect(page.locator("#roll-box [role=alert]")).to_contain_text("目標値がありません")
+
+
+def test_a_refusal_stays_with_its_text_through_a_live_update(browser, room):
+    base_url, session = room
+    gm = room_page(browser, base_url, session, "keeper")
+    aki = room_page(browser, base_url, session, "aki", width=390, height=900)
+
+    box = aki.locator("#roll_text")
+    box.fill("2D6>=")
+    box.press("Enter")
+    refusal = aki.locator("#roll-box [role=alert]")
+    expect(refusal).to_contain_text("the target number is missing")
+
+    # The GM's change re-renders Aki's roll box (its voices follow the stage).
+    gm.locator("summary", has_text="Start main play").click()
+    gm.get_by_role("button", name="Confirm: start the opening").click()
+    expect(aki.locator("#stage .phase-step.is-current")).to_have_text("Opening")
+    expect(refusal).to_contain_text("the target number is missing")
+    expect(box).to_have_value("2D6>=")
+

@@ -69,7 +69,41 @@ function remember(panel) {
       try { memory.selection = [focused.selectionStart, focused.selectionEnd]; } catch (e) { /* not text */ }
     }
   }
+  // A refusal stays beside the text it refused until the viewer changes that text: a panel
+  // re-rendered for someone else's change (or a reconnect's catch-up) would otherwise take
+  // the message away and leave the refused text looking accepted.
+  const edited = Array.from(panel.querySelectorAll("input, textarea, select")).some(isDirty);
+  memory.refusals = edited ? [] : Array.from(panel.querySelectorAll("[role=alert]"), (alert) => {
+    let before = alert.previousElementSibling;
+    while (before && before.matches("[role=alert]")) before = before.previousElementSibling;
+    return { html: alert.outerHTML, after: elementKey(before) };
+  });
   return memory;
+}
+
+function elementKey(element) {
+  if (!element) return null;
+  return element.id ? { id: element.id } : { tag: element.tagName, className: element.className };
+}
+
+function findByKey(panel, key) {
+  if (!key) return null;
+  if (key.id) return panel.querySelector("#" + CSS.escape(key.id));
+  return Array.from(panel.getElementsByTagName(key.tag)).find((e) => e.className === key.className) || null;
+}
+
+function restoreRefusals(panel, memory) {
+  if (!memory.refusals.length || panel.querySelector("[role=alert]")) return;
+  const lastPlaced = new Map();
+  memory.refusals.forEach(({ html, after }) => {
+    const template = document.createElement("template");
+    template.innerHTML = html;
+    const alert = template.content.firstElementChild;
+    const anchor = lastPlaced.get(JSON.stringify(after)) || findByKey(panel, after);
+    if (anchor) anchor.after(alert);
+    else panel.appendChild(alert);
+    lastPlaced.set(JSON.stringify(after), alert);
+  });
 }
 
 function restoreFields(panel, memory) {
@@ -124,5 +158,6 @@ document.addEventListener("htmx:oobAfterSwap", (event) => {
     if (details && panel.contains(details)) details.open = open;
   });
   restoreFields(panel, memory);
+  restoreRefusals(panel, memory);
   restoreFocus(panel, memory);
 });
