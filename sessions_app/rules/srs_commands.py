@@ -3,7 +3,7 @@ on top of BCDice's common commands (dice_commands), parsed and rolled. Every fac
 from one injectable draw, as for a check."""
 
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from random import Random
 from typing import Any
@@ -543,6 +543,58 @@ def command_result_check(result: CommandResult) -> None:
             number=str(found)[:30],
             limit=MAX_NUMBER,
         )
+
+
+@dataclass(frozen=True)
+class RolledCommand:
+    """A roll-box command rolled, as its roll keeps it."""
+
+    label: str
+    # The notation BCDice echoes, with its secret prefix.
+    command: str
+    faces: list[int]
+    # What the room shows (kind, total, faces per term, verdict) and the check's numbers.
+    result: dict[str, Any]
+    secret: bool
+
+
+def command_rolled(
+    text: str,
+    *,
+    take_dice: Callable[[], Random],
+    faces: Sequence[int] | None = None,
+    critical: int = DEFAULT_CRITICAL,
+    fumble: int = DEFAULT_FUMBLE,
+) -> RolledCommand:
+    """Read, roll and check a roll-box command in one pass.
+
+    `take_dice()` gives the generator the dice come from; it is called only once the
+    command is understood and only if it draws a die, so a command in error or a bare
+    calculation (C(10*3+2)) takes no dice key. `faces`, given, are the faces already rolled
+    (in the order the command draws them) instead. Raise CommandError for a command that
+    cannot be read or whose result holds a number too large to keep.
+    """
+    parsed = parse_command(text, critical=critical, fumble=fumble)
+    if faces is not None:
+        result = _resolve_command(parsed, faces)
+    else:
+        result = roll_parsed(parsed, take_dice() if draws_dice(parsed) else None)
+    command_result_check(result)
+    command = result.command
+    return RolledCommand(
+        label=command.label,
+        command=("S" if command.secret else "") + command.notation,
+        faces=list(result.faces),
+        result={
+            **result.summary(),
+            **(result.check.to_dict() if result.check else {}),
+            "command_modifier": command.modifier,
+            # 0 when the dice differ in size or are rerolled: the statistics then leave the
+            # roll out of the 2D6 counts.
+            "sides": command.faces,
+        },
+        secret=command.secret,
+    )
 
 
 def draws_dice(parsed: ParsedCommand) -> bool:

@@ -32,13 +32,16 @@ def action_key_clean(value: Any) -> str:
     return value if isinstance(value, str) and _KEY.match(value) else ""
 
 
-def once(*, session_id: int, user, key: str, action: Callable[[], Any]) -> Any:
+def once(*, session_id: int, user, key: Any, action: Callable[[], Any]) -> Any:
     """Run `action` unless this user already ran an action with `key` in this session.
+
+    `key` is what the form sent: anything that is not a key acts as no key (as before).
 
     The key is claimed in the action's own transaction, after the action and with what it
     rolled (one statement): an action that is refused (and raises) leaves the key free for
     the corrected retry, and a repeat whose claim fails takes its whole action back with it.
     """
+    key = action_key_clean(key)
     if not key:
         return action()
     try:

@@ -596,50 +596,40 @@ def command_roll(
             )
         _check_character_in_session(session, character, voice)
     profile = session.rules_profile
-    table_values = {"critical": profile.critical, "fumble": profile.fumble}
-    try:
-        result = (
-            srs_commands.roll_command(text, faces, **table_values) if faces is not None else None
+    drawn = []
+
+    def take_dice():
+        drawn.append(
+            dice_draw(session=session, value=dice_value, reservation=dice_reservation, by=by)
         )
-        # Understood before any dice are taken: a command in error uses up no roll key.
-        parsed = srs_commands.parse_command(text, **table_values)
-    except srs_commands.CommandError as error:
-        raise ValidationError({"text": command_error_message(error)}) from None
+        return drawn[0].source
+
     with transaction.atomic():
-        draw = None
-        if result is None and srs_commands.draws_dice(parsed):
-            draw = dice_draw(session=session, value=dice_value, reservation=dice_reservation, by=by)
-            result = srs_commands.roll_parsed(parsed, draw.source)
-        elif result is None:
-            result = srs_commands.roll_parsed(parsed)
         try:
             # A result too large to keep is refused with its transaction: the key it took
             # is taken back, unseen.
-            srs_commands.command_result_check(result)
+            rolled = srs_commands.command_rolled(
+                text,
+                take_dice=take_dice,
+                faces=faces,
+                critical=profile.critical,
+                fumble=profile.fumble,
+            )
         except srs_commands.CommandError as error:
             raise ValidationError({"text": command_error_message(error)}) from None
-        command = result.command
-        check_result = result.check
         roll = Roll.objects.create(
             session=session,
             roller=by,
             character=character,
             source=Roll.Source.COMMAND,
-            label=command.label,
-            command=(("S" if command.secret else "") + command.notation),
-            faces=list(result.faces),
-            result={
-                **result.summary(),
-                **(check_result.to_dict() if check_result else {}),
-                "command_modifier": command.modifier,
-                # 0 when the dice differ in size or are rerolled: the statistics then leave
-                # the roll out of the 2D6 counts.
-                "sides": command.faces,
-            },
-            secret=command.secret,
-            **(draw.roll_fields() if draw is not None else {}),
+            label=rolled.label,
+            command=rolled.command,
+            faces=rolled.faces,
+            result=rolled.result,
+            secret=rolled.secret,
+            **(drawn[0].roll_fields() if drawn else {}),
         )
-        _announce_roll(roll, None, kind="command_rolled", audience=[by] if command.secret else None)
+        _announce_roll(roll, None, kind="command_rolled", audience=[by] if rolled.secret else None)
     return roll
 
 

@@ -25,7 +25,7 @@ from sessions_app.selectors.scenes import (
 from sessions_app.selectors.tables import table_characters, table_members
 from sessions_app.selectors.timeline import dice_roots, present_users, recent_events
 from sessions_app.services import checks as check_services
-from sessions_app.services.action_keys import Repeated, action_key_clean, once
+from sessions_app.services.action_keys import Repeated, once
 from sessions_app.services.characters import session_character_set
 from sessions_app.services.checks import (
     ContestSide,
@@ -180,7 +180,7 @@ def chat_post(request, session, membership):
     say_as = say_as_parse(request.POST.get("say_as")) or {}
     voice = _named_voice(session, say_as.get("character_id"), _posted_id(request.POST.get("face")))
     form = ChatForm(request.POST, voice=voice)
-    key = action_key_clean(request.POST.get("action_key"))
+    key = request.POST.get("action_key")
     sent = {}
     ok = _run(
         form,
@@ -270,7 +270,7 @@ def roll_box(request, session, membership):
         else []
     )
     form = RollBoxForm(request.POST, characters=offered, user=request.user)
-    key = action_key_clean(request.POST.get("action_key"))
+    key = request.POST.get("action_key")
     ok = _run(
         form,
         lambda data: once(
@@ -500,7 +500,7 @@ def check_roll(request, session_id: int, request_id: int):
         done = once(
             session_id=session_id,
             user=request.user,
-            key=action_key_clean(request.POST.get("action_key")),
+            key=request.POST.get("action_key"),
             action=lambda: act(
                 request_id=request_id,
                 session_id=session_id,

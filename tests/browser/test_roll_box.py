@@ -83,4 +83,3 @@ def test_a_refusal_stays_with_its_text_through_a_live_update(browser, room):
     expect(aki.locator("#stage .phase-step.is-current")).to_have_text("Opening")
     expect(refusal).to_contain_text("the target number is missing")
     expect(box).to_have_value("2D6>=")
-
