@@ -253,3 +253,64 @@ def test_command_result_with_table_values_survives_round_trip():
     result = srs_commands.roll_command("2D6+1>=9", [2, 6], critical=8, fumble=3)
 
     assert srs_commands.CommandResult.from_dict(json.loads(json.dumps(result.to_dict()))) == result
+
+
+class _CountingDice:
+    """A take_dice that counts how often the rules asked for dice."""
+
+    def __init__(self, seed=7):
+        self.calls = 0
+        self.seed = seed
+
+    def __call__(self):
+        self.calls += 1
+        return random.Random(self.seed)
+
+
+def test_command_rolled_takes_dice_once_for_a_command_that_draws():
+    take_dice = _CountingDice()
+
+    rolled = srs_commands.command_rolled("S2D6+1>=8 Sneak", take_dice=take_dice)
+
+    assert take_dice.calls == 1
+    assert rolled.command == "S2D6+1>=8[12,2]"
+    assert rolled.label == "Sneak"
+    assert rolled.secret is True
+    assert len(rolled.faces) == 2
+    assert rolled.result["total"] == sum(rolled.faces) + 1
+    assert rolled.result["command_modifier"] == 1
+    assert rolled.result["sides"] == 6
+
+
+def test_command_rolled_takes_no_dice_for_a_calculation():
+    take_dice = _CountingDice()
+
+    rolled = srs_commands.command_rolled("C(10*3+2)", take_dice=take_dice)
+
+    assert take_dice.calls == 0
+    assert rolled.result["total"] == 32
+
+
+@pytest.mark.parametrize("text", ["2D6>=", "2D6>=8>=9", "hello"])
+def test_command_rolled_takes_no_dice_for_a_command_in_error(text):
+    take_dice = _CountingDice()
+
+    with pytest.raises(srs_commands.CommandError):
+        srs_commands.command_rolled(text, take_dice=take_dice)
+
+    assert take_dice.calls == 0
+
+
+def test_command_rolled_with_faces_given_uses_them_and_takes_no_dice():
+    take_dice = _CountingDice()
+
+    rolled = srs_commands.command_rolled("2D6+2>=10", take_dice=take_dice, faces=(6, 6))
+
+    assert take_dice.calls == 0
+    assert rolled.faces == [6, 6]
+    assert rolled.result["outcome"] == "critical"
+
+
+def test_command_rolled_refuses_a_total_too_large_to_keep():
+    with pytest.raises(srs_commands.CommandError):
+        srs_commands.command_rolled("2D6+9999999999999", take_dice=_CountingDice())
