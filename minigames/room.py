@@ -25,6 +25,7 @@ from .services import match_stopped, match_undealt, match_waiting_for, match_wai
 # A match whose cards are not dealt yet has no board: whichever the game, it shows who has
 # yet to shuffle in, and to them the button that does.
 WAITING_TEMPLATE = "minigames/_match_waiting.html"
+SHUFFLE_IN_TEMPLATE = "minigames/_shuffle_in_question.html"
 
 
 def match_characters(session, user):
@@ -113,14 +114,21 @@ def board_questions(session, user) -> list[BoardQuestion]:
     they hold (a Counter to show or not), each with its answering form."""
     questions = []
     for match in session_matches(session.pk):
-        presenter = GAMES[match.game].presenter
-        template = getattr(presenter, "QUESTION_TEMPLATE", None)
-        if (
-            template is None
-            or match.status == Match.Status.FINISHED
-            or match_stopped(match)
-            or match.seat_of(user) is None
-        ):
+        if match.status == Match.Status.FINISHED or match_stopped(match):
+            continue
+        if match_undealt(match):
+            # The deal waits on this seat's browser as a Counter waits on its answer.
+            if match_waiting_for(match, user):
+                questions.append(
+                    BoardQuestion(
+                        anchor=f"inbox-board-{match.pk}",
+                        since=match.created_at,
+                        html=render_to_string(SHUFFLE_IN_TEMPLATE, _waiting_context(match, user)),
+                    )
+                )
+            continue
+        template = getattr(GAMES[match.game].presenter, "QUESTION_TEMPLATE", None)
+        if template is None or match.seat_of(user) is None:
             continue
         context = board_context(match, user)
         if not (context.get("question") or {}).get("mine"):

@@ -96,3 +96,25 @@ async def test_the_gm_s_open_inbox_gets_the_question_when_the_attack_lands(
     # In the inbox, not only on the board, which asks too.
     assert f'id="inbox-board-{match.pk}"' in received
     await gm_socket.disconnect()
+
+
+def test_a_deal_waiting_for_the_gm_s_seat_asks_in_the_inbox_until_shuffled_in(
+    session, gm, player, pc, npc
+):
+    match = services.match_create(
+        session=session, by=player, seats=[SeatSpec(pc), SeatSpec(npc)], dice_value="c3" * 16
+    )
+    assert services.match_waiting_for(match, gm)
+
+    (item,) = _board_items(session, gm)
+
+    assert item.anchor == f"inbox-board-{match.pk}"
+    assert "Shuffle in" in item.request.html
+    assert f'action="/matches/{match.pk}/shuffle-in/"' in item.request.html
+    assert f'href="#match-{match.pk}"' in item.request.html
+    # The player who started the match added their value already: nothing is asked of them.
+    assert board_questions(session, player) == []
+
+    services.match_shuffle_in(match_id=match.pk, by=gm, dice_value="d4" * 16)
+
+    assert _board_items(session, gm) == []
