@@ -6,19 +6,14 @@ from playwright.sync_api import expect
 from minigames import services as match_services
 from minigames.services import SeatSpec
 from tests.browser.pages import room_page
-from tests.factories import (
-    GameSessionFactory,
-    cast_member,
-    friday_table,
-)
+from tests.factories import cast_member, friday_session
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
 def match_setup(live_server_url):
-    table, gm, (aki, ren) = friday_table("aki", "ren")
-    session = GameSessionFactory(table=table, title="The Akashic Library")
+    session, gm, (aki, ren) = friday_session("aki", "ren")
     characters = [
         cast_member(session, owner, name=name) for owner, name in [(aki, "Aki"), (ren, "Ren")]
     ]

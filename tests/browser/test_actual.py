@@ -11,6 +11,7 @@ from tests.factories import (
     CharacterFactory,
     GameSessionFactory,
     cast_member,
+    friday_session,
     friday_table,
 )
 
@@ -23,8 +24,7 @@ SEED = 55
 
 def seated_match():
     """A session of Aki and Ren sitting down to Actual with SEED, Aki first."""
-    table, gm, (aki, ren) = friday_table("aki", "ren")
-    session = GameSessionFactory(table=table, title="The Akashic Library")
+    session, gm, (aki, ren) = friday_session("aki", "ren")
     characters = [
         cast_member(session, owner, name=name) for owner, name in [(aki, "Aki"), (ren, "Ren")]
     ]

@@ -9,15 +9,14 @@ from minigames.acticsx import presenter as acticsx_presenter
 from minigames.services import SeatSpec
 from sessions_app.models import Character
 from tests.browser.pages import expect_same_as_fresh_load, logged_in, room_page
-from tests.factories import CharacterFactory, GameSessionFactory, friday_table
+from tests.factories import CharacterFactory, friday_session
 
 pytestmark = pytest.mark.browser
 
 
 def _against_the_computer(game, **options):
-    table, gm, (aki,) = friday_table("aki")
-    session = GameSessionFactory(table=table, title="The Akashic Library")
-    hero = CharacterFactory(table=table, owner=aki, name="Aki")
+    session, gm, (aki,) = friday_session("aki")
+    hero = CharacterFactory(table=session.table, owner=aki, name="Aki")
     session.characters.add(hero)
     return session, aki, _computer_match(session, gm, hero, "Archivist", game, **options)
 
@@ -164,11 +163,10 @@ def test_actual_setup_by_tapping_columns(browser, live_server_url):
 
 
 def test_phone_table_tab_opens_on_the_board_with_its_prompt_beside_it(browser, live_server_url):
-    table, gm, (aki, ren) = friday_table("aki", "ren")
-    session = GameSessionFactory(table=table, title="The Akashic Library")
+    session, gm, (aki, ren) = friday_session("aki", "ren")
     seats = []
     for owner, name in ((aki, "Aki"), (ren, "Ren")):
-        character = CharacterFactory(table=table, owner=owner, name=name)
+        character = CharacterFactory(table=session.table, owner=owner, name=name)
         session.characters.add(character)
         seats.append(SeatSpec(character))
     match = match_services.match_create(
