@@ -193,20 +193,29 @@ def main_play_start(session, gm) -> GameSession:
     return session
 
 
-def on_stage(session, gm, *characters: Character) -> None:
-    """Start a master scene of main play and bring these characters on stage, as the GM
-    does: from then on the players know of an NPC among them."""
-    from sessions_app.services.scenes import scene_start, stage_bring_in
+def scene_started(
+    session,
+    gm,
+    *,
+    place: str = "The old library",
+    purpose: str = "To find out what happened",
+    **fields,
+):
+    """Start a scene of main play as the GM does (opening main play first if the session is
+    still in pre-play), with `fields` (scene_player, title, master, …); return the scene."""
+    from sessions_app.services.scenes import scene_start
 
     if session.phase == Phase.PRE_PLAY:
         main_play_start(session, gm)
-    scene_start(
-        session=session,
-        by=gm,
-        master=True,
-        place="The old library",
-        purpose="To find out what happened",
-    )
+    return scene_start(session=session, by=gm, place=place, purpose=purpose, **fields)
+
+
+def on_stage(session, gm, *characters: Character) -> None:
+    """Start a master scene of main play and bring these characters on stage, as the GM
+    does: from then on the players know of an NPC among them."""
+    from sessions_app.services.scenes import stage_bring_in
+
+    scene_started(session, gm, master=True)
     for character in characters:
         stage_bring_in(session=session, by=gm, character=character)
 
@@ -220,3 +229,10 @@ def friday_table(*player_names: str, gm_name: str = "keeper", name: str = "Frida
         for player in player_names
     )
     return table, gm, players
+
+
+def friday_session(*player_names: str, title: str = "The Akashic Library", **fields):
+    """A session at friday_table(*player_names), with `fields`: the session, its GM and the
+    players."""
+    table, gm, players = friday_table(*player_names)
+    return GameSessionFactory(table=table, title=title, **fields), gm, players

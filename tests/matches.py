@@ -1,6 +1,12 @@
 """Matches as the tests need them."""
 
-from minigames.services import match_shuffle_in, match_waiting_for
+from minigames.services import (
+    SeatSpec,
+    match_create,
+    match_move,
+    match_shuffle_in,
+    match_waiting_for,
+)
 
 
 def dealt(match):
@@ -9,3 +15,32 @@ def dealt(match):
         if match_waiting_for(match, user):
             match = match_shuffle_in(match_id=match.pk, by=user)
     return match
+
+
+def aki_and_ren_at_a_match(**match_fields):
+    """A session of friday_session("aki", "ren") where the GM seats the two players' PCs, Aki
+    and Ren, at a match made with `match_fields` (game, options, seed): (session, match)."""
+    from tests.factories import cast_member, friday_session
+
+    session, gm, (aki, ren) = friday_session("aki", "ren")
+    seats = [
+        SeatSpec(cast_member(session, owner, name=name))
+        for owner, name in ((aki, "Aki"), (ren, "Ren"))
+    ]
+    return session, match_create(session=session, by=gm, seats=seats, **match_fields)
+
+
+def actual_set_up_alike(match, first, second) -> None:
+    """Both players of an Actual match set up alike, the first seat first: a deck of 10 Move,
+    9 Attack and 1 Counter cards, and one piece of life 5 on column c."""
+    for version, user in enumerate((first, second)):
+        match_move(
+            match_id=match.pk,
+            by=user,
+            action={
+                "type": "setup",
+                "deck": {"move": 10, "attack": 9, "counter": 1},
+                "pieces": [{"column": 2, "life": 5}],
+            },
+            version=version,
+        )

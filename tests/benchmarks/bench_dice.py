@@ -18,13 +18,9 @@ from pathlib import Path
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(PROJECT_DIR))
-from tests.benchmarks.environment import use_benchmark_environment  # noqa: E402
+from tests.benchmarks.environment import set_up_django  # noqa: E402
 
-use_benchmark_environment()
-
-import django  # noqa: E402
-
-django.setup()
+set_up_django()
 
 from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
@@ -33,13 +29,7 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 from sessions_app.rules import dice_proof, srs_checks  # noqa: E402
 from sessions_app.services.checks import check_request, check_roll  # noqa: E402
 from sessions_app.services.dice import dice_commit_ahead  # noqa: E402
-from tests.factories import (  # noqa: E402
-    CharacterFactory,
-    GameSessionFactory,
-    MembershipFactory,
-    TableFactory,
-    UserFactory,
-)
+from tests.benchmarks.tables import bench_table, player_pc  # noqa: E402
 
 parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
 parser.add_argument("--rolls", type=int, default=20_000, help="per pure figure")
@@ -108,12 +98,10 @@ def main() -> None:
     )
 
     call_command("migrate", verbosity=0)
-    gm, player = UserFactory(username="bench-gm"), UserFactory(username="bench-player")
-    table = TableFactory(gm=gm, name="Bench table")
-    MembershipFactory(table=table, user=player)
-    session = GameSessionFactory(table=table, title="Bench session")
-    pc = CharacterFactory(table=table, owner=player, name="Aki")
-    session.characters.add(pc)
+    gm, player, session = bench_table(
+        table_fields={"name": "Bench table"}, session_fields={"title": "Bench session"}
+    )
+    pc = player_pc(session, player)
     dice_commit_ahead(session=session)
     typed_work = service_checks(session, gm, player, pc, typed=True)
     drawn_work = service_checks(session, gm, player, pc, typed=False)

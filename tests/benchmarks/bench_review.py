@@ -20,13 +20,9 @@ from pathlib import Path
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(PROJECT_DIR))
-from tests.benchmarks.environment import use_benchmark_environment  # noqa: E402
+from tests.benchmarks.environment import set_up_django  # noqa: E402
 
-use_benchmark_environment()
-
-import django  # noqa: E402
-
-django.setup()
+set_up_django()
 
 from django.core.management import call_command  # noqa: E402
 from django.db import connection, transaction  # noqa: E402

@@ -80,13 +80,7 @@ from django.utils.module_loading import import_string  # noqa: E402
 
 from sessions_app.models import CheckRequest  # noqa: E402
 from sessions_app.services.checks import check_request  # noqa: E402
-from tests.factories import (  # noqa: E402
-    CharacterFactory,
-    GameSessionFactory,
-    MembershipFactory,
-    TableFactory,
-    UserFactory,
-)
+from tests.benchmarks.tables import bench_table, player_pc  # noqa: E402
 from tests.live_server import DaphneServer  # noqa: E402
 
 CSRF = "b" * 32
@@ -103,15 +97,8 @@ class Table:
     """The table the benchmark rolls at: a GM, a player with a PC, a session."""
 
     def __init__(self) -> None:
-        self.gm = UserFactory(username="bench-gm")
-        self.player = UserFactory(username="bench-player")
-        table = TableFactory(gm=self.gm)
-        MembershipFactory(table=table, user=self.player)
-        self.session = GameSessionFactory(table=table)
-        self.pc = CharacterFactory(
-            table=table, owner=self.player, name="Aki", judgement_values={"Strength": 4}
-        )
-        self.session.characters.add(self.pc)
+        self.gm, self.player, self.session = bench_table()
+        self.pc = player_pc(self.session, self.player, judgement_values={"Strength": 4})
 
     def cookie(self, backend: str) -> str:
         """The player's signed-in cookie for a server that authenticates with `backend`."""

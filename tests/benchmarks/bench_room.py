@@ -27,27 +27,17 @@ from pathlib import Path
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(PROJECT_DIR))
-from tests.benchmarks.environment import use_benchmark_environment  # noqa: E402
+from tests.benchmarks.environment import set_up_django  # noqa: E402
 
-use_benchmark_environment()
 # The servers below run with this key too, so the session cookies made here are valid there.
-os.environ["SECRET_KEY"] = "bench-only-" + "x" * 50
-
-import django  # noqa: E402
-
-django.setup()
+set_up_django(SECRET_KEY="bench-only-" + "x" * 50)
 
 from django.conf import settings  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.test import Client  # noqa: E402
 from websockets.asyncio.client import connect  # noqa: E402
 
-from tests.factories import (  # noqa: E402
-    GameSessionFactory,
-    MembershipFactory,
-    TableFactory,
-    UserFactory,
-)
+from tests.benchmarks.tables import bench_table, player_pc  # noqa: E402
 from tests.live_server import DaphneServer  # noqa: E402
 
 
@@ -241,21 +231,14 @@ def main() -> int:
     args = parser.parse_args()
 
     call_command("migrate", verbosity=0)
-    gm = UserFactory(username="bench-gm")
-    player = UserFactory(username="bench-player")
-    table = TableFactory(gm=gm)
-    MembershipFactory(table=table, user=player)
-    session = GameSessionFactory(table=table)
+    gm, player, session = bench_table()
     for n in range(50):
         from sessions_app.services.chat import chat_post
         from sessions_app.services.checks import check_request
 
         chat_post(session=session, by=gm if n % 2 else player, text=f"history line {n}")
     cookie = _cookie(player)
-    from tests.factories import CharacterFactory
-
-    pc = CharacterFactory(table=table, owner=player, name="Aki", judgement_values={"Strength": 4})
-    session.characters.add(pc)
+    pc = player_pc(session, player, judgement_values={"Strength": 4})
 
     def make_requests(count: int, label: str = "Bench check") -> list[int]:
         return [

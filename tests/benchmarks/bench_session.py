@@ -18,17 +18,11 @@ from pathlib import Path
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(PROJECT_DIR))
-from tests.benchmarks.environment import use_benchmark_environment  # noqa: E402
+from tests.benchmarks.environment import set_up_django  # noqa: E402
 
-use_benchmark_environment()
-# Measure what production runs: DEBUG off (cached templates, manifest static files).
-os.environ["DEBUG"] = "0"
-os.environ["SECURE_SSL_REDIRECT"] = "0"
 os.environ.setdefault("SECRET_KEY", "bench-only-" + "x" * 50)
-
-import django  # noqa: E402
-
-django.setup()
+# Measure what production runs: DEBUG off (cached templates, manifest static files).
+set_up_django(DEBUG="0", SECURE_SSL_REDIRECT="0")
 
 from django.conf import settings  # noqa: E402
 from django.core.management import call_command  # noqa: E402

@@ -22,3 +22,14 @@ def use_benchmark_environment() -> None:
     os.environ.setdefault("PASSWORD_HASHERS", "django.contrib.auth.hashers.MD5PasswordHasher")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     os.environ.pop("REDIS_URL", None)
+
+
+def set_up_django(**environment: str) -> None:
+    """Django on the benchmark's database, `environment` set on top of the benchmark's own
+    (a secret key the servers a benchmark starts share, DEBUG off, …): from then on a script
+    can import models, services and factories."""
+    use_benchmark_environment()
+    os.environ.update(environment)
+    import django
+
+    django.setup()

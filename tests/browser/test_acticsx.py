@@ -3,32 +3,15 @@
 import pytest
 from playwright.sync_api import expect
 
-from minigames import services as match_services
-from minigames.services import SeatSpec
 from tests.browser.pages import room_page
-from tests.factories import (
-    GameSessionFactory,
-    cast_member,
-    friday_table,
-)
+from tests.matches import aki_and_ren_at_a_match
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
 def match_setup(live_server_url):
-    table, gm, (aki, ren) = friday_table("aki", "ren")
-    session = GameSessionFactory(table=table, title="The Akashic Library")
-    characters = [
-        cast_member(session, owner, name=name) for owner, name in [(aki, "Aki"), (ren, "Ren")]
-    ]
-    match = match_services.match_create(
-        session=session,
-        by=gm,
-        seats=[SeatSpec(characters[0]), SeatSpec(characters[1])],
-        game="acticsx",
-        seed=7,
-    )
+    session, match = aki_and_ren_at_a_match(game="acticsx", seed=7)
     return live_server_url, session, match
 
 

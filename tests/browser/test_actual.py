@@ -10,9 +10,9 @@ from tests.browser.pages import expect_same_as_fresh_load, room_page
 from tests.factories import (
     CharacterFactory,
     GameSessionFactory,
-    cast_member,
     friday_table,
 )
+from tests.matches import actual_set_up_alike, aki_and_ren_at_a_match
 
 pytestmark = pytest.mark.browser
 
@@ -23,19 +23,7 @@ SEED = 55
 
 def seated_match():
     """A session of Aki and Ren sitting down to Actual with SEED, Aki first."""
-    table, gm, (aki, ren) = friday_table("aki", "ren")
-    session = GameSessionFactory(table=table, title="The Akashic Library")
-    characters = [
-        cast_member(session, owner, name=name) for owner, name in [(aki, "Aki"), (ren, "Ren")]
-    ]
-    match = match_services.match_create(
-        session=session,
-        by=gm,
-        seats=[SeatSpec(characters[0]), SeatSpec(characters[1])],
-        options={"first_player": 0, "turn_limit": 200},
-        seed=SEED,
-    )
-    return session, match
+    return aki_and_ren_at_a_match(options={"first_player": 0, "turn_limit": 200}, seed=SEED)
 
 
 @pytest.fixture
@@ -181,17 +169,7 @@ def two_defences(live_server_url):
             options={"first_player": 0},
             seed=SEED,
         )
-        for user, version in ((aki, 0), (ren, 1)):
-            match_services.match_move(
-                match_id=match.pk,
-                by=user,
-                action={
-                    "type": "setup",
-                    "deck": {"move": 10, "attack": 9, "counter": 1},
-                    "pieces": [{"column": 2, "life": 5}],
-                },
-                version=version,
-            )
+        actual_set_up_alike(match, aki, ren)
         match.refresh_from_db()
         _face_to_face(match, ren_hand)
         cases.append((session, match))

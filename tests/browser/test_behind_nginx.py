@@ -7,11 +7,7 @@ from playwright.sync_api import expect
 
 from sessions_app.services.checks import check_request
 from tests.browser.pages import room_page
-from tests.factories import (
-    CharacterFactory,
-    GameSessionFactory,
-    friday_table,
-)
+from tests.factories import CharacterFactory, friday_session
 from tests.live_server import DaphneServer, NginxServer, shipped_rules_profiles
 
 pytestmark = [pytest.mark.browser, pytest.mark.multiprocess]
@@ -52,9 +48,10 @@ def _on_backend(page, nginx, cookie_value):
 
 def test_chat_and_roll_reach_a_browser_on_the_other_process(browser, behind_nginx):
     nginx, (first_backend, second_backend) = behind_nginx
-    table, gm, (aki,) = friday_table("aki")
-    session = GameSessionFactory(table=table, title="The Akashic Library")
-    pc = CharacterFactory(table=table, owner=aki, name="Aki", judgement_values={"Reflexes": 4})
+    session, gm, (aki,) = friday_session("aki")
+    pc = CharacterFactory(
+        table=session.table, owner=aki, name="Aki", judgement_values={"Reflexes": 4}
+    )
     session.characters.add(pc)
 
     gm_page = room_page(browser, nginx.url, session, "keeper")

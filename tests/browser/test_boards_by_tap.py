@@ -9,15 +9,15 @@ from minigames.acticsx import presenter as acticsx_presenter
 from minigames.services import SeatSpec
 from sessions_app.models import Character
 from tests.browser.pages import expect_same_as_fresh_load, logged_in, room_page
-from tests.factories import CharacterFactory, GameSessionFactory, friday_table
+from tests.factories import CharacterFactory, friday_session
+from tests.matches import actual_set_up_alike, aki_and_ren_at_a_match
 
 pytestmark = pytest.mark.browser
 
 
 def _against_the_computer(game, **options):
-    table, gm, (aki,) = friday_table("aki")
-    session = GameSessionFactory(table=table, title="The Akashic Library")
-    hero = CharacterFactory(table=table, owner=aki, name="Aki")
+    session, gm, (aki,) = friday_session("aki")
+    hero = CharacterFactory(table=session.table, owner=aki, name="Aki")
     session.characters.add(hero)
     return session, aki, _computer_match(session, gm, hero, "Archivist", game, **options)
 
@@ -164,27 +164,8 @@ def test_actual_setup_by_tapping_columns(browser, live_server_url):
 
 
 def test_phone_table_tab_opens_on_the_board_with_its_prompt_beside_it(browser, live_server_url):
-    table, gm, (aki, ren) = friday_table("aki", "ren")
-    session = GameSessionFactory(table=table, title="The Akashic Library")
-    seats = []
-    for owner, name in ((aki, "Aki"), (ren, "Ren")):
-        character = CharacterFactory(table=table, owner=owner, name=name)
-        session.characters.add(character)
-        seats.append(SeatSpec(character))
-    match = match_services.match_create(
-        session=session, by=gm, seats=seats, options={"first_player": 0}, seed=55
-    )
-    for user, version in ((aki, 0), (ren, 1)):
-        match_services.match_move(
-            match_id=match.pk,
-            by=user,
-            action={
-                "type": "setup",
-                "deck": {"move": 10, "attack": 9, "counter": 1},
-                "pieces": [{"column": 2, "life": 5}],
-            },
-            version=version,
-        )
+    session, match = aki_and_ren_at_a_match(options={"first_player": 0}, seed=55)
+    actual_set_up_alike(match, match.seat0_user, match.seat1_user)
     page = room_page(browser, live_server_url, session, "aki", width=390, height=844)
     page.get_by_role("button", name="Table", exact=True).click()
     board = page.locator(f"#match-{match.pk}")

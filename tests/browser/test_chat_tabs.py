@@ -8,15 +8,15 @@ from playwright.sync_api import expect
 
 from sessions_app.models import ChatTab, TimelineEvent
 from tests.browser.pages import expect_same_as_fresh_load, room_page
-from tests.factories import GameSessionFactory, friday_table
+from tests.factories import friday_session
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
 def table_setup(live_server_url):
-    table, _gm, _players = friday_table("aki", "ren")
-    return live_server_url, GameSessionFactory(table=table, title="The Akashic Library")
+    session, _gm, _players = friday_session("aki", "ren")
+    return live_server_url, session
 
 
 def _line(page, text):

@@ -4,25 +4,20 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.pages import room_page
-from tests.factories import (
-    CharacterFactory,
-    GameSessionFactory,
-    friday_table,
-)
+from tests.factories import CharacterFactory, friday_session
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
 def table_setup(live_server_url):
-    table, gm, (aki, ren) = friday_table("aki", "ren")
-    session = GameSessionFactory(table=table, title="The Akashic Library")
+    session, gm, (aki, ren) = friday_session("aki", "ren")
     for owner, name, values in [
         (aki, "Aki", {"Strength": 2, "Reflexes": 4}),
         (ren, "Ren", {"Strength": 5, "Reflexes": 3}),
     ]:
         session.characters.add(
-            CharacterFactory(table=table, owner=owner, name=name, judgement_values=values)
+            CharacterFactory(table=session.table, owner=owner, name=name, judgement_values=values)
         )
     return live_server_url, session
 

@@ -10,18 +10,14 @@ from sessions_app.models import DiceEpoch, DiceReservation, Roll
 from sessions_app.rules import dice_proof
 from sessions_app.services.dice import dice_commit_ahead
 from tests.browser.pages import room_page
-from tests.factories import (
-    GameSessionFactory,
-    friday_table,
-)
+from tests.factories import friday_session
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
 def table_setup(live_server_url):
-    table, gm, (aki,) = friday_table("aki")
-    session = GameSessionFactory(table=table, title="The Akashic Library")
+    session, gm, (aki,) = friday_session("aki")
     dice_commit_ahead(session=session)
     return live_server_url, session
 

@@ -11,11 +11,7 @@ from sessions_app.models import DiceEpoch, Roll, TimelineEvent
 from sessions_app.rules import dice_proof
 from sessions_app.services.dice import dice_commit_ahead
 from tests.browser.pages import logged_in, opened_live
-from tests.factories import (
-    CharacterFactory,
-    GameSessionFactory,
-    friday_table,
-)
+from tests.factories import CharacterFactory, friday_session
 
 pytestmark = pytest.mark.browser
 
@@ -54,12 +50,11 @@ def _open(browser, base_url, session, username) -> Capture:
 
 @pytest.fixture
 def table_setup(live_server_url):
-    table, gm, (aki, ren) = friday_table("aki", "ren")
-    session = GameSessionFactory(table=table, title="The Akashic Library")
+    session, gm, (aki, ren) = friday_session("aki", "ren")
     session.characters.add(
-        CharacterFactory(table=table, owner=aki, name="Aki", judgement_values={"Senses": 4})
+        CharacterFactory(table=session.table, owner=aki, name="Aki", judgement_values={"Senses": 4})
     )
-    CharacterFactory(table=table, owner=gm, kind="npc", name="Guard")
+    CharacterFactory(table=session.table, owner=gm, kind="npc", name="Guard")
     dice_commit_ahead(session=session)
     return live_server_url, session
 

@@ -7,12 +7,7 @@ from playwright.sync_api import expect
 from sessions_app.models import Phase
 from sessions_app.services.experience import AwardLine, experience_award_session
 from tests.browser.pages import logged_in, opened_live, room_page
-from tests.factories import (
-    CharacterFactory,
-    GameSessionFactory,
-    friday_table,
-    standard_profile,
-)
+from tests.factories import CharacterFactory, GameSessionFactory, friday_table, standard_profile
 
 pytestmark = pytest.mark.browser
 

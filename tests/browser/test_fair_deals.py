@@ -13,7 +13,7 @@ from minigames.services import SeatSpec
 from sessions_app.models import TimelineEvent
 from sessions_app.services.dice import dice_commit_ahead
 from tests.browser.pages import expect_same_as_fresh_load, logged_in, room_page
-from tests.factories import GameSessionFactory, cast_member, friday_table
+from tests.factories import cast_member, friday_session, friday_table
 
 pytestmark = pytest.mark.browser
 
@@ -23,8 +23,7 @@ AKI_VALUE = "a1" * 16
 @pytest.fixture
 def waiting_match(live_server_url):
     """Aki's player seats Aki against Ren: the deal waits for Ren's browser."""
-    table, _gm, (aki, ren) = friday_table("aki", "ren")
-    session = GameSessionFactory(table=table, title="The Akashic Library")
+    session, _gm, (aki, ren) = friday_session("aki", "ren")
     dice_commit_ahead(session=session)
     characters = [
         cast_member(session, owner, name=name) for owner, name in [(aki, "Aki"), (ren, "Ren")]

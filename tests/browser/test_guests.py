@@ -7,19 +7,18 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from tests.browser.pages import expect_same_as_fresh_load, logged_in, room_page
-from tests.factories import CharacterFactory, GameSessionFactory, friday_table
+from tests.factories import CharacterFactory, friday_session
 
 pytestmark = pytest.mark.browser
 
 
 def test_guest_joins_by_name_and_plays(browser, live_server_url, csp_violations):
-    table, _gm, _players = friday_table()
-    session = GameSessionFactory(table=table, title="The Akashic Library")
+    session, _gm, _players = friday_session()
     base_url = live_server_url
 
     # The GM makes an invite link that lets guests in.
     gm_table = logged_in(browser, base_url, "keeper")
-    gm_table.goto(f"{base_url}/tables/{table.pk}/")
+    gm_table.goto(f"{base_url}/tables/{session.table.pk}/")
     gm_table.get_by_label("Guests may join with a display name only (no sign-up)").check()
     gm_table.get_by_role("button", name="Create invite link").click()
     invite = gm_table.get_by_label("Invite link")
@@ -39,7 +38,9 @@ def test_guest_joins_by_name_and_plays(browser, live_server_url, csp_violations)
 
     mio = get_user_model().objects.get(username="Mio")
     session.characters.add(
-        CharacterFactory(table=table, owner=mio, name="Mio", judgement_values={"Reflexes": 3})
+        CharacterFactory(
+            table=session.table, owner=mio, name="Mio", judgement_values={"Reflexes": 3}
+        )
     )
     gm = room_page(browser, base_url, session, "keeper")
     guest.get_by_role("link", name="The Akashic Library").click()

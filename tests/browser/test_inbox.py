@@ -9,9 +9,8 @@ from playwright.sync_api import expect
 
 from sessions_app.models import Phase
 from sessions_app.services.experience import AwardLine, experience_award_session
-from sessions_app.services.scenes import scene_start
 from tests.browser.pages import expect_same_as_fresh_load, logged_in, opened_live, room_page
-from tests.factories import CharacterFactory, GameSessionFactory, friday_table, main_play_start
+from tests.factories import CharacterFactory, friday_session, scene_started
 
 pytestmark = pytest.mark.browser
 
@@ -26,16 +25,14 @@ def _in_view_unscrolled(gm, item):
 
 @pytest.fixture
 def scene_running(live_server_url):
-    table, gm, (aki, ren) = friday_table("aki", "ren")
-    session = GameSessionFactory(table=table, title="The Akashic Library")
+    session, gm, (aki, ren) = friday_session("aki", "ren")
     characters = {}
     for slot, (owner, name) in enumerate([(aki, "Aki"), (ren, "Ren")], start=1):
-        characters[name] = CharacterFactory(table=table, owner=owner, name=name)
+        characters[name] = CharacterFactory(table=session.table, owner=owner, name=name)
         session.characters.add(characters[name], through_defaults={"slot": slot})
-    session = main_play_start(session, gm)
-    scene_start(
-        session=session,
-        by=gm,
+    scene_started(
+        session,
+        gm,
         scene_player=characters["Aki"],
         title="A letter",
         place="The reading room",
@@ -128,9 +125,8 @@ def test_gm_answers_stage_and_scene_requests_from_the_inbox(browser, scene_runni
 
 @pytest.fixture
 def growth_asked_for(live_server_url):
-    table, gm, (aki,) = friday_table("aki")
-    session = GameSessionFactory(table=table, title="The Akashic Library", phase=Phase.AFTER_PLAY)
-    pc = CharacterFactory(table=table, owner=aki, name="Aki")
+    session, gm, (aki,) = friday_session("aki", phase=Phase.AFTER_PLAY)
+    pc = CharacterFactory(table=session.table, owner=aki, name="Aki")
     session.characters.add(pc)
     experience_award_session(session=session, by=gm, awards={aki.pk: [AwardLine(12, "Goal")]})
     return live_server_url, session

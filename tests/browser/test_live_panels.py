@@ -6,11 +6,7 @@ from playwright.sync_api import expect
 
 from sessions_app.models import Handout, PlannedScene, Scenario
 from tests.browser.pages import expect_same_as_fresh_load, room_page
-from tests.factories import (
-    CharacterFactory,
-    GameSessionFactory,
-    friday_table,
-)
+from tests.factories import CharacterFactory, GameSessionFactory, friday_table
 
 pytestmark = pytest.mark.browser
 

@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 from sessions_app import log_export
 from sessions_app.selectors.timeline import ROOM_EVENT_LIMIT
 from tests.browser.pages import logged_in, room_page
-from tests.factories import GameSessionFactory, friday_table
+from tests.factories import friday_session
 from tests.sessions_app.log_script import add_chat_lines
 
 pytestmark = pytest.mark.browser
@@ -17,8 +17,7 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture
 def long_log(live_server_url):
-    table, gm, (_aki,) = friday_table("aki")
-    session = GameSessionFactory(table=table, title="The Akashic Library")
+    session, gm, (_aki,) = friday_session("aki")
     add_chat_lines(session, gm, log_export.REVIEW_PAGE_EVENTS + ROOM_EVENT_LIMIT)
     return live_server_url, session
 

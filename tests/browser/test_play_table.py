@@ -8,15 +8,8 @@ from playwright.sync_api import expect
 
 from sessions_app.models import TimelineEvent
 from sessions_app.services.faces import face_add
-from sessions_app.services.scenes import scene_start
 from tests.browser.pages import expect_same_as_fresh_load, room_page
-from tests.factories import (
-    CharacterFactory,
-    GameSessionFactory,
-    cast_member,
-    friday_table,
-    main_play_start,
-)
+from tests.factories import CharacterFactory, friday_session
 from tests.pictures import picture_bytes
 from tests.sessions_app.log_script import add_chat_lines
 
@@ -27,10 +20,11 @@ TITLE = "The Akashic Library · SRS Table"
 
 @pytest.fixture
 def table_setup(live_server_url):
-    table, gm, (aki,) = friday_table("aki")
-    session = GameSessionFactory(table=table, title="The Akashic Library")
+    session, gm, (aki,) = friday_session("aki")
     session.characters.add(
-        CharacterFactory(table=table, owner=aki, name="Aki", judgement_values={"Reflexes": 4})
+        CharacterFactory(
+            table=session.table, owner=aki, name="Aki", judgement_values={"Reflexes": 4}
+        )
     )
     return live_server_url, session
 
@@ -156,20 +150,11 @@ def test_check_sound_choice_is_remembered(browser, table_setup):
 
 
 @pytest.fixture
-def aki_on_stage_with_a_smile(live_server_url):
-    table, gm, (aki,) = friday_table("aki")
-    session = GameSessionFactory(table=table, title="The Akashic Library")
-    character = cast_member(session, aki, name="Aki", slot=1)
+def aki_on_stage_with_a_smile(aki_in_a_scene):
+    live_server_url, session, character = aki_in_a_scene
+    aki = character.owner
     face_add(character=character, by=aki, data=picture_bytes("PNG"), label="calm")
     face_add(character=character, by=aki, data=picture_bytes("PNG", size=(64, 64)), label="smile")
-    main_play_start(session, gm)
-    scene_start(
-        session=session,
-        by=gm,
-        scene_player=character,
-        place="The inn",
-        purpose="To meet the contact",
-    )
     return live_server_url, session
 
 

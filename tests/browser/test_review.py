@@ -4,10 +4,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.pages import logged_in
-from tests.factories import (
-    GameSessionFactory,
-    friday_table,
-)
+from tests.factories import friday_session
 from tests.sessions_app.log_script import PUBLIC, SECRETS, play_scripted_session
 
 pytestmark = pytest.mark.browser
@@ -15,8 +12,7 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture
 def played(live_server_url):
-    table, gm, (aki,) = friday_table("aki")
-    session = GameSessionFactory(table=table, title="The Akashic Library")
+    session, gm, (aki,) = friday_session("aki")
     play_scripted_session(session, gm, aki)
     return live_server_url, session
 

@@ -4,18 +4,15 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.pages import room_page, synced
-from tests.factories import (
-    GameSessionFactory,
-    friday_table,
-)
+from tests.factories import friday_session
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
 def room(live_server_url):
-    table, gm, (aki,) = friday_table("aki")
-    return live_server_url, GameSessionFactory(table=table, title="The Akashic Library")
+    session, gm, (aki,) = friday_session("aki")
+    return live_server_url, session
 
 
 def _roll(page, text):

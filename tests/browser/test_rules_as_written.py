@@ -7,21 +7,15 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.pages import logged_in, room_page
-from tests.factories import (
-    CharacterFactory,
-    GameSessionFactory,
-    friday_table,
-    main_play_start,
-)
+from tests.factories import CharacterFactory, friday_session, main_play_start
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
 def table_in_play(live_server_url):
-    table, gm, (aki,) = friday_table("aki")
-    session = GameSessionFactory(table=table, title="The Akashic Library")
-    character = CharacterFactory(table=table, owner=aki, name="Aki")
+    session, gm, (aki,) = friday_session("aki")
+    character = CharacterFactory(table=session.table, owner=aki, name="Aki")
     session.characters.add(character, through_defaults={"slot": 1})
     return live_server_url, main_play_start(session, gm)
 

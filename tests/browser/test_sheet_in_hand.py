@@ -7,10 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.pages import logged_in, opened_live, room_page
-from tests.factories import (
-    GameSessionFactory,
-    friday_table,
-)
+from tests.factories import friday_session
 
 pytestmark = pytest.mark.browser
 
@@ -35,8 +32,7 @@ SHEET = {
 
 @pytest.fixture
 def table_setup(live_server_url):
-    table, gm, (aki, ren) = friday_table("aki", "ren")
-    session = GameSessionFactory(table=table, title="The Akashic Library")
+    session, gm, (aki, ren) = friday_session("aki", "ren")
     return live_server_url, session
 
 

@@ -8,10 +8,9 @@ from playwright.sync_api import expect
 
 from sessions_app.models import Membership, RulesProfile
 from sessions_app.services.audio import audio_upload, scene_music_set
-from sessions_app.services.scenes import scene_start
 from tests.browser.conftest import CHROMIUM
 from tests.browser.pages import expect_same_as_fresh_load, room_page
-from tests.factories import GameSessionFactory, cast_member, friday_table, main_play_start
+from tests.factories import cast_member, friday_session, scene_started
 from tests.sounds import wav_bytes
 
 pytestmark = pytest.mark.browser
@@ -38,20 +37,11 @@ def sound_allowed_browser(browser_type, browser_type_launch_args):
 
 @pytest.fixture
 def scene_running(live_server_url):
-    table, gm, (aki, ren) = friday_table("aki", "ren")
-    session = GameSessionFactory(table=table, title="The Akashic Library")
+    session, gm, (aki, ren) = friday_session("aki", "ren")
     aki_pc = cast_member(session, aki, name="Aki", slot=1, judgement_values={"Reflexes": 4})
     cast_member(session, ren, name="Ren", slot=2, judgement_values={"Reflexes": 3})
-    main_play_start(session, gm)
-    scene_start(
-        session=session,
-        by=gm,
-        scene_player=aki_pc,
-        title="The reading room",
-        place="The old library",
-        purpose="To find out what happened",
-    )
-    return live_server_url, table, session
+    scene_started(session, gm, scene_player=aki_pc, title="The reading room")
+    return live_server_url, session.table, session
 
 
 def _music_playing(page) -> bool:

@@ -6,7 +6,7 @@ from playwright.sync_api import expect
 from sessions_app.models import Membership
 from sessions_app.services.spectators import spectators_allow
 from tests.browser.pages import expect_same_as_fresh_load, logged_in, room_page
-from tests.factories import CharacterFactory, GameSessionFactory, friday_table
+from tests.factories import CharacterFactory, friday_session
 from tests.sessions_app.log_script import add_chat_lines
 
 pytestmark = pytest.mark.browser
@@ -14,11 +14,10 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture
 def watched_table(live_server_url):
-    table, _gm, (aki,) = friday_table("aki")
-    session = GameSessionFactory(table=table, title="The Akashic Library")
+    session, _gm, (aki,) = friday_session("aki")
     session.characters.add(
         CharacterFactory(
-            table=table,
+            table=session.table,
             owner=aki,
             name="Aki",
             resources={
@@ -27,7 +26,7 @@ def watched_table(live_server_url):
             },
         )
     )
-    return live_server_url, table, session
+    return live_server_url, session.table, session
 
 
 def test_spectator_sees_public_lines_live_and_no_secret(browser, watched_table, csp_violations):

@@ -6,7 +6,7 @@ from playwright.sync_api import expect
 
 from sessions_app.services.faces import face_add
 from tests.browser.pages import expect_same_as_fresh_load, room_page
-from tests.factories import GameSessionFactory, cast_member, friday_table, on_stage
+from tests.factories import cast_member, friday_session, on_stage
 from tests.pictures import picture_bytes
 
 pytestmark = pytest.mark.browser
@@ -14,8 +14,7 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture
 def pair_on_stage(live_server_url):
-    table, gm, (aki, ren) = friday_table("aki", "ren")
-    session = GameSessionFactory(table=table, title="The Akashic Library")
+    session, gm, (aki, ren) = friday_session("aki", "ren")
     characters = []
     for owner, name, color in [(aki, "Aki", (200, 40, 40)), (ren, "Ren", (40, 40, 200))]:
         character = cast_member(session, owner, name=name)

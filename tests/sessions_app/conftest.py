@@ -4,10 +4,9 @@ guest invite with an empty cache (the second player is tests/conftest.py's)."""
 
 import pytest
 
-from sessions_app.services.scenes import scene_start
 from sessions_app.services.tables import invite_create
 from tests.clients import cache_cleared
-from tests.factories import CharacterFactory, cast_member, main_play_start
+from tests.factories import CharacterFactory, cast_member, main_play_start, scene_started
 
 
 def pytest_configure(config):
@@ -40,9 +39,9 @@ def opening(session, gm, pc, pc2):
 
 @pytest.fixture
 def scene(opening, gm, pc):
-    return scene_start(
-        session=opening,
-        by=gm,
+    return scene_started(
+        opening,
+        gm,
         scene_player=pc,
         title="The bell tower",
         place="The inn",

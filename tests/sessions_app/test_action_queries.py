@@ -17,8 +17,7 @@ from django.urls import reverse
 from sessions_app.models import Roll, TimelineEvent
 from sessions_app.services.checks import check_request
 from sessions_app.services.faces import face_add
-from sessions_app.services.scenes import scene_start
-from tests.factories import CharacterFactory, main_play_start
+from tests.factories import CharacterFactory, scene_started
 from tests.pictures import picture_bytes
 
 # The pc fixture's Aki (tests/sessions_app/conftest.py) has Strength 5 and takes part
@@ -47,14 +46,7 @@ def _beyond_sqlite(locks: int = 0) -> int:
 
 @pytest.fixture
 def aki_on_stage(session, gm, pc):
-    main_play_start(session, gm)
-    scene_start(
-        session=session,
-        by=gm,
-        scene_player=pc,
-        place="The old library",
-        purpose="To find out what happened",
-    )
+    scene_started(session, gm, scene_player=pc)
     return pc
 
 

@@ -9,15 +9,8 @@ from minigames.acticsx import presenter
 
 
 @pytest.fixture
-def seats(session, player, second_player, seat_specs):
-    match = services.match_create(
-        session=session,
-        by=player,
-        seats=seat_specs,
-        game="acticsx",
-        seed=9,
-    )
-    return match, player, second_player
+def seats(players_match):
+    return players_match(game="acticsx", seed=9)
 
 
 def _board(match, user):

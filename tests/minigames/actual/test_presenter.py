@@ -9,15 +9,8 @@ from minigames.actual import presenter
 
 
 @pytest.fixture
-def seats(session, player, second_player, seat_specs):
-    match = services.match_create(
-        session=session,
-        by=player,
-        seats=seat_specs,
-        options={"first_player": 0},
-        seed=55,
-    )
-    return match, player, second_player
+def seats(players_match):
+    return players_match(options={"first_player": 0}, seed=55)
 
 
 def _ready(match, user, column):

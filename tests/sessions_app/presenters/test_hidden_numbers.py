@@ -14,16 +14,11 @@ from sessions_app.services.logs import log_import
 from sessions_app.services.scenes import (
     entry_request,
     scene_end,
-    scene_start,
     stage_request_decide,
 )
 from sessions_app.services.timeline import presence_enter
 from tests.clients import signed_in_client as _client
-from tests.factories import (
-    RulesProfileFactory,
-    cast_member,
-    main_play_start,
-)
+from tests.factories import RulesProfileFactory, cast_member, scene_started
 
 SECRET_MP = {"MP": {"current": 7432, "max": 9999, "hidden": True}}
 
@@ -52,14 +47,7 @@ def _profile(session, **fields):
 def entry_paid(session, gm, second_player, aki, kagami):
     """Ren Kagami pays 3 MP (7432 → 7429) from a hidden MP to enter Aki's scene."""
     _profile(session, entry_condition="cost", entry_cost_resource="MP", entry_cost_amount="3")
-    main_play_start(session, gm)
-    scene_start(
-        session=session,
-        by=gm,
-        scene_player=aki,
-        place="The old library",
-        purpose="To find out what happened",
-    )
+    scene_started(session, gm, scene_player=aki)
     request = entry_request(session=session, by=second_player, character=kagami)
     stage_request_decide(session=session, by=gm, request_id=request.pk, allow=True)
     return session.events.get(kind="entry_condition")
@@ -69,14 +57,7 @@ def entry_paid(session, gm, second_player, aki, kagami):
 def after_scene_gain(session, gm, aki, kagami):
     """Ren Kagami, off stage, gains 1D6 hidden MP when Aki's scene ends."""
     _profile(session, after_scene_resource="MP", after_scene_amount="1D6")
-    main_play_start(session, gm)
-    scene_start(
-        session=session,
-        by=gm,
-        scene_player=aki,
-        place="The old library",
-        purpose="To find out what happened",
-    )
+    scene_started(session, gm, scene_player=aki)
     scene_end(session=session, by=gm)
     return session.events.get(kind="after_scene")
 

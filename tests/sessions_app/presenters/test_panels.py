@@ -26,10 +26,10 @@ from sessions_app.services.experience import (
     growth_request,
     session_close,
 )
-from sessions_app.services.scenes import scene_start, stage_bring_in
+from sessions_app.services.scenes import stage_bring_in
 from sessions_app.services.spectators import spectator_enter, spectators_allow
 from sessions_app.services.timeline import presence_enter, timeline_append
-from tests.factories import CharacterFactory, cast_member, main_play_start
+from tests.factories import CharacterFactory, cast_member, scene_started
 from tests.matches import dealt
 
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source"}
@@ -141,15 +141,7 @@ def session_in_play(session, gm, player):
     spectators_allow(table=table, by=gm, allowed=True)
     pc = cast_member(session, player, name="Aki", judgement_values={"Reflexes": 4})
     npc = CharacterFactory(table=table, owner=gm, name="Clerk", kind=Character.Kind.NPC)
-    session = main_play_start(session, gm)
-    scene_start(
-        session=session,
-        by=gm,
-        scene_player=pc,
-        title="A letter",
-        place="The old library",
-        purpose="To find out what happened",
-    )
+    scene_started(session, gm, scene_player=pc, title="A letter")
     stage_bring_in(session=session, by=gm, character=npc)
     check_request(session=session, by=gm, character=pc, label="Dodge", value_name="Reflexes")
     chat_tab_add(session=session, by=gm, name="情報")
@@ -248,15 +240,7 @@ def _panels_pushed(messages) -> list[str]:
 def test_match_started_reaches_every_open_room(session, gm, player):
     pc = cast_member(session, player, name="Aki")
     npc = CharacterFactory(table=session.table, owner=gm, name="Clerk", kind=Character.Kind.NPC)
-    session = main_play_start(session, gm)
-    scene_start(
-        session=session,
-        by=gm,
-        scene_player=pc,
-        title="A letter",
-        place="The old library",
-        purpose="To find out what happened",
-    )
+    scene_started(session, gm, scene_player=pc, title="A letter")
     stage_bring_in(session=session, by=gm, character=npc)
     _present(session, gm, player)
     dealt(match_create(session=session, by=gm, seats=[SeatSpec(pc), SeatSpec(npc, computer=True)]))

@@ -1,38 +1,19 @@
 """Rolls made at the same moment each take their own key, with no gap and no repeat."""
 
-import threading
-
 import pytest
-from django.db import connection
 
 from sessions_app.models import Roll
 from sessions_app.services.checks import check_request, check_roll, command_roll
 from sessions_app.services.dice import dice_commit_ahead
 from tests.factories import CharacterFactory, MembershipFactory, UserFactory
+from tests.threads import race
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def _race(actions) -> list:
-    barrier = threading.Barrier(len(actions))
-    outcomes = [None] * len(actions)
-
-    def run(place, action):
-        try:
-            barrier.wait(timeout=10)
-            outcomes[place] = action()
-        except Exception as error:  # noqa: BLE001 - the test inspects whatever happened
-            outcomes[place] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=item) for item in enumerate(actions)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
-    assert not any(thread.is_alive() for thread in threads), "a thread hung"
-    return outcomes
+    outcomes = race(dict(enumerate(actions)))
+    return [outcomes[place] for place in range(len(actions))]
 
 
 def test_simultaneous_rolls_take_distinct_consecutive_keys(session, gm, player):

@@ -19,6 +19,7 @@ from tests.factories import (
     MembershipFactory,
     UserFactory,
     main_play_start,
+    scene_started,
 )
 from tests.pictures import picture_bytes
 
@@ -239,14 +240,7 @@ def heir_furious_in_secret(session, gm, pc):
     heir = CharacterFactory(table=session.table, owner=gm, kind="npc", name="Heir")
     face_add(character=heir, by=gm, data=picture_bytes("PNG"), label="calm")
     furious = face_add(character=heir, by=gm, data=picture_bytes("PNG"), label="furious")
-    main_play_start(session, gm)
-    scene_start(
-        session=session,
-        by=gm,
-        scene_player=pc,
-        place="The old library",
-        purpose="To find out what happened",
-    )
+    scene_started(session, gm, scene_player=pc)
     stage_bring_in(session=session, by=gm, character=heir)
     chat_post(
         session=session,

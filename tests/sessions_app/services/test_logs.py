@@ -23,7 +23,7 @@ from sessions_app.services.checks import (
 from sessions_app.services.dice import dice_commit_ahead, dice_reserve
 from sessions_app.services.logs import log_import
 from sessions_app.services.palette import box_send
-from sessions_app.services.scenes import scene_end, scene_start, stage_bring_in
+from sessions_app.services.scenes import scene_end, stage_bring_in
 from sessions_app.services.timeline import timeline_append
 from tests.factories import (
     CharacterFactory,
@@ -31,7 +31,7 @@ from tests.factories import (
     RulesProfileFactory,
     UserFactory,
     cast_member,
-    main_play_start,
+    scene_started,
 )
 from tests.matches import dealt
 
@@ -82,14 +82,7 @@ def played(session, gm, player, monkeypatch):
     session.rules_profile = profile
     session.save(update_fields=["rules_profile"])
     dice_commit_ahead(session=session)
-    main_play_start(session, gm)
-    scene_start(
-        session=session,
-        by=gm,
-        scene_player=aki,
-        place="The old library",
-        purpose="To find out what happened",
-    )
+    scene_started(session, gm, scene_player=aki)
     request = check_request(
         session=session, by=gm, character=aki, label="Climb", value_name="Strength", difficulty=9
     )

@@ -5,11 +5,8 @@ by a barrier. SQLite lets one writer in at a time; run these on PostgreSQL too
 (DATABASE_URL=postgres://…), where the two transactions really overlap.
 """
 
-import threading
-
 import pytest
 from django.core.exceptions import ValidationError
-from django.db import connection
 
 from sessions_app.models import (
     PHASE_ORDER,
@@ -35,6 +32,7 @@ from sessions_app.services.scenes import (
     stage_take_out,
 )
 from tests.factories import cast_member, main_play_start
+from tests.threads import race
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -42,28 +40,7 @@ ROUNDS = 5
 
 
 def _race(**actions) -> dict:
-    """Run each action in its own thread, all released at once; return result or error."""
-    barrier = threading.Barrier(len(actions))
-    outcomes = {}
-
-    def run(name, action):
-        try:
-            barrier.wait(timeout=10)
-            outcomes[name] = action()
-        except Exception as error:  # noqa: BLE001 - the test inspects whatever happened
-            outcomes[name] = error
-        finally:
-            # The thread's own connection would otherwise stay open and block the
-            # flush of the test database at teardown.
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=item) for item in actions.items()]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
-    assert not any(thread.is_alive() for thread in threads), "a thread hung"
-    return outcomes
+    return race(actions)
 
 
 def _failed(outcome) -> bool:

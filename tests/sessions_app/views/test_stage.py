@@ -7,7 +7,7 @@ from django.urls import reverse
 from sessions_app.models import Appearance, GameSession, Scene, StageRequest, TimelineEvent
 from sessions_app.services.chat import chat_post
 from sessions_app.services.play import phase_advance
-from sessions_app.services.scenes import scene_start, stage_take_out
+from sessions_app.services.scenes import stage_take_out
 from tests.clients import signed_in_client as _client
 from tests.factories import (
     CharacterFactory,
@@ -16,6 +16,7 @@ from tests.factories import (
     PreparedCheckFactory,
     ScenarioFactory,
     UserFactory,
+    scene_started,
 )
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -40,14 +41,8 @@ def _stage(client, session, **data):
 
 @pytest.fixture
 def scene_running(session, gm, pc):
-    phase_advance(session=session, by=gm, from_phase="preplay")
-    return scene_start(
-        session=session,
-        by=gm,
-        scene_player=pc,
-        title="Letter",
-        place="The inn",
-        purpose="To meet the contact",
+    return scene_started(
+        session, gm, scene_player=pc, title="Letter", place="The inn", purpose="To meet the contact"
     )
 
 
