@@ -105,14 +105,63 @@ def pytest_runtest_call(item):
     return result
 
 
-@pytest.fixture
-def live_server_url(transactional_db):
-    shipped_rules_profiles()
-    server = DaphneServer()
-    try:
-        yield server.url
-    finally:
+@pytest.fixture(scope="session")
+def live_media_root(tmp_path_factory):
+    """The uploads folder of this worker's shared server (see `live_server_url`)."""
+    return tmp_path_factory.mktemp("live-media")
+
+
+@pytest.fixture(autouse=True)
+def _media_in_temporary_folder(settings, live_media_root):
+    # The shared server took its MEDIA_ROOT from the environment when it started: the test
+    # keeps its pictures in that folder too, and empties it when it ends, so that no test
+    # sees another's files.
+    settings.MEDIA_ROOT = str(live_media_root)
+    yield
+    for entry in live_media_root.iterdir():
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry)
+        else:
+            entry.unlink()
+
+
+@pytest.fixture(scope="session")
+def _shared_daphne(django_db_setup, live_media_root):
+    """One daphne process per xdist worker, on the worker's test database, started by its
+    first browser test: starting one per test (and warming its caches anew) cost about three
+    seconds a test on two cores."""
+    servers: list[DaphneServer] = []
+
+    def running() -> DaphneServer:
+        # A test that brought the server down must not take every later test with it.
+        if servers and servers[-1].process.poll() is not None:
+            servers.pop().stop()
+        if not servers:
+            servers.append(DaphneServer(extra_env={"MEDIA_ROOT": str(live_media_root)}))
+        return servers[-1]
+
+    yield running
+    for server in servers:
         server.stop()
+
+
+@pytest.fixture
+def live_server_url(request, transactional_db, _shared_daphne):
+    """The worker's shared daphne process, on this test's data.
+
+    Between tests, transactional_db empties the database (ids are not reused: neither
+    SQLite's AUTOINCREMENT nor PostgreSQL's sequences start again), and every browser context
+    the test made is closed first, so that no page of one test keeps a socket or a request
+    going into the next one's data. What the server keeps in its own memory is keyed by
+    those ids (rooms, groups) or by random keys (sessions, channels).
+    """
+    server = _shared_daphne()
+    shipped_rules_profiles()
+    yield server.url
+    # Before the flush (transactional_db's teardown, which comes after this one).
+    if "browser" in request.fixturenames:
+        for context in request.getfixturevalue("browser").contexts:
+            context.close()
 
 
 @pytest.fixture
