@@ -220,6 +220,44 @@ def on_stage(session, gm, *characters: Character) -> None:
         stage_bring_in(session=session, by=gm, character=character)
 
 
+def library_scenario(gm, **opening_fields):
+    """The GM's two-player scenario "The Akashic Library", whose main play opens on the
+    first player's planned scene "A letter" (with `opening_fields`): (scenario, that scene)."""
+    scenario = Scenario.objects.create(owner=gm, title="The Akashic Library", player_count=2)
+    opening = PlannedScene.objects.create(
+        scenario=scenario,
+        phase=Phase.OPENING,
+        position=1,
+        title="A letter",
+        scene_player_slot=1,
+        **opening_fields,
+    )
+    return scenario, opening
+
+
+def contest_rolled(
+    session, gm, player, *, label, action, reaction, action_dice_value, reaction_dice_value=None
+):
+    """Open a contest of the player's character `action` (value 5) against the GM's
+    `reaction` (value 4) and roll it out, each side with its browser's dice value (None: the
+    server's): the action side by the player, then the reaction side by the GM unless the
+    first roll decided the contest already."""
+    from sessions_app.services.checks import ContestSide, check_roll, contest_open
+
+    contest = contest_open(
+        session=session,
+        by=gm,
+        label=label,
+        action=ContestSide(character=action, value=5),
+        reaction=ContestSide(character=reaction, value=4),
+    )
+    action_request, reaction_request = contest.requests.order_by("side")
+    check_roll(request_id=action_request.pk, by=player, dice_value=action_dice_value)
+    if contest.requests.get(pk=reaction_request.pk).status == "pending":
+        check_roll(request_id=reaction_request.pk, by=gm, dice_value=reaction_dice_value)
+    return contest
+
+
 def friday_table(*player_names: str, gm_name: str = "keeper", name: str = "Friday table"):
     """The table most tests play at: its GM and one member for each of `player_names`."""
     gm = UserFactory(username=gm_name)
