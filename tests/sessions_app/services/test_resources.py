@@ -182,12 +182,17 @@ def test_chat_view_resource_command_changes_hp(session, player, pc):
     assert _hp(pc) == 7
 
 
-def test_plus_minus_buttons_step_the_resource(session, player, pc):
-    response = _client(player).post(
+def _hp_step_down(session, user, pc):
+    """`user` presses the minus button of `pc`'s HP in the room."""
+    return _client(user).post(
         reverse("resource_adjust", args=[session.pk]),
         {"character": pc.pk, "resource": "HP", "change": "-1"},
         **HTMX,
     )
+
+
+def test_plus_minus_buttons_step_the_resource(session, player, pc):
+    response = _hp_step_down(session, player, pc)
 
     assert response.status_code == 200
     assert _hp(pc) == 9
@@ -197,11 +202,7 @@ def test_plus_minus_buttons_step_the_resource(session, player, pc):
 
 
 def test_plus_minus_buttons_of_another_players_pc_refused(session, second_player, pc):
-    response = _client(second_player).post(
-        reverse("resource_adjust", args=[session.pk]),
-        {"character": pc.pk, "resource": "HP", "change": "-1"},
-        **HTMX,
-    )
+    response = _hp_step_down(session, second_player, pc)
 
     assert "error" in response.content.decode()
     assert _hp(pc) == 10
