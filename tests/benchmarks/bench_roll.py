@@ -21,7 +21,6 @@ import subprocess
 import sys
 import threading
 import time
-import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -79,7 +78,7 @@ from django.utils.module_loading import import_string  # noqa: E402
 
 from sessions_app.models import CheckRequest  # noqa: E402
 from sessions_app.services.checks import check_request  # noqa: E402
-from tests.benchmarks.keep_alive import keep_alive_clients  # noqa: E402
+from tests.benchmarks.http_clients import htmx_post, keep_alive_clients  # noqa: E402
 from tests.benchmarks.tables import bench_table, player_pc  # noqa: E402
 from tests.live_server import DaphneServer  # noqa: E402
 
@@ -152,21 +151,8 @@ def _roll_round(target: Target, request_ids: list[int], *, seconds: float, worke
         if request_id is None:
             raise RuntimeError("the benchmark ran out of pending checks")
         sent = time.perf_counter()
-        connection.request(
-            "POST",
-            f"/sessions/{target.session_id}/checks/{request_id}/roll/",
-            body=urllib.parse.urlencode({}),
-            headers={
-                "Cookie": target.cookie,
-                "X-CSRFToken": CSRF,
-                "HX-Request": "true",
-                "Content-Type": "application/x-www-form-urlencoded",
-            },
-        )
-        response = connection.getresponse()
-        response.read()
-        if response.status != 200:
-            raise RuntimeError(f"the roll answered {response.status}")
+        path = f"/sessions/{target.session_id}/checks/{request_id}/roll/"
+        htmx_post(connection, path, {}, cookie=target.cookie, csrf=CSRF)
         latencies[slot].append(time.perf_counter() - sent)
 
     ran = keep_alive_clients(target.server.port, roll, workers=workers, seconds=seconds, timeout=30)

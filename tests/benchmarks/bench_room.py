@@ -22,7 +22,6 @@ import subprocess
 import sys
 import threading
 import time
-import urllib.parse
 from pathlib import Path
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
@@ -37,7 +36,7 @@ from django.core.management import call_command  # noqa: E402
 from django.test import Client  # noqa: E402
 from websockets.asyncio.client import connect  # noqa: E402
 
-from tests.benchmarks.keep_alive import keep_alive_clients  # noqa: E402
+from tests.benchmarks.http_clients import htmx_post, keep_alive_clients  # noqa: E402
 from tests.benchmarks.tables import bench_table, player_pc  # noqa: E402
 from tests.live_server import DaphneServer  # noqa: E402
 
@@ -80,21 +79,7 @@ CSRF = "b" * 32
 
 
 def _post(connection, path: str, cookie: str, fields: dict) -> None:
-    connection.request(
-        "POST",
-        path,
-        body=urllib.parse.urlencode(fields),
-        headers={
-            "Cookie": f"{cookie}; csrftoken={CSRF}",
-            "X-CSRFToken": CSRF,
-            "HX-Request": "true",
-            "Content-Type": "application/x-www-form-urlencoded",
-        },
-    )
-    response = connection.getresponse()
-    response.read()
-    if response.status != 200:
-        raise RuntimeError(f"POST {path} answered {response.status}")
+    htmx_post(connection, path, fields, cookie=f"{cookie}; csrftoken={CSRF}", csrf=CSRF)
 
 
 def _roller(session_id: int, request_ids: list[int], cookie: str):
@@ -133,23 +118,16 @@ def _rolls_per_second(server, session, cookie, make_requests, args) -> None:
 
 def _post_chat(port: int, session_id: int, cookie: str, csrf: str, text: str) -> None:
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-    body = urllib.parse.urlencode({"text": text})
-    connection.request(
-        "POST",
-        f"/sessions/{session_id}/chat/",
-        body=body,
-        headers={
-            "Cookie": f"{cookie}; csrftoken={csrf}",
-            "X-CSRFToken": csrf,
-            "HX-Request": "true",
-            "Content-Type": "application/x-www-form-urlencoded",
-        },
-    )
-    response = connection.getresponse()
-    response.read()
-    connection.close()
-    if response.status != 200:
-        raise RuntimeError(f"chat POST answered {response.status}")
+    try:
+        htmx_post(
+            connection,
+            f"/sessions/{session_id}/chat/",
+            {"text": text},
+            cookie=f"{cookie}; csrftoken={csrf}",
+            csrf=csrf,
+        )
+    finally:
+        connection.close()
 
 
 async def _fan_out_delays(

@@ -29,6 +29,11 @@ def room_page(browser, base_url, session, username, *, width=1280, height=1100):
     return synced(page)
 
 
+def room_pages(browser, base_url, session, *usernames):
+    """The session's room as each of `usernames` sees it (room_page), in that order."""
+    return tuple(room_page(browser, base_url, session, username) for username in usernames)
+
+
 def check_requested(
     gm,
     what_for,

@@ -3,7 +3,7 @@
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.pages import check_requested, room_page
+from tests.browser.pages import check_requested, room_page, room_pages
 from tests.factories import CharacterFactory, friday_session
 
 pytestmark = pytest.mark.browser
@@ -69,11 +69,21 @@ def _strength_contest_form(gm, what_for):
     return form
 
 
+def _after_the_action_roll(gm, ren):
+    """Wait until the contest either asks Ren's reaction side to roll, or is decided (after
+    an action fumble): (the GM's decided line, Ren's roll widget)."""
+    decided = gm.locator("#timeline-items .event-contest_decided")
+    ren_widget = ren.locator("#check-items .roll-widget")
+    for _ in range(100):
+        if decided.count() or ren_widget.count():
+            break
+        gm.wait_for_timeout(100)
+    return decided, ren_widget
+
+
 def test_contest_between_two_players(browser, table_setup):
     base_url, session = table_setup
-    gm = room_page(browser, base_url, session, "keeper")
-    aki = room_page(browser, base_url, session, "aki")
-    ren = room_page(browser, base_url, session, "ren")
+    gm, aki, ren = room_pages(browser, base_url, session, "keeper", "aki", "ren")
 
     form = _strength_contest_form(gm, "Arm wrestling")
     expect(form.locator("#contest-chance")).to_contain_text("Action side wins")
@@ -84,13 +94,7 @@ def test_contest_between_two_players(browser, table_setup):
     aki.locator("#check-items .roll-widget").get_by_role("button", name="Roll 2D6").click()
     expect(aki.locator("#check-items .roll-widget")).to_have_count(0)
 
-    decided = gm.locator("#timeline-items .event-contest_decided")
-    ren_widget = ren.locator("#check-items .roll-widget")
-    # Either the reaction side is asked to roll, or (after an action fumble) it is decided.
-    for _ in range(100):
-        if decided.count() or ren_widget.count():
-            break
-        gm.wait_for_timeout(100)
+    decided, ren_widget = _after_the_action_roll(gm, ren)
     if decided.count() == 0:
         expect(ren_widget).to_contain_text("Reaction side")
         ren_widget.get_by_role("button", name="Roll 2D6").click()
@@ -105,21 +109,14 @@ def test_contest_between_two_players(browser, table_setup):
 
 def test_reaction_side_that_cannot_roll_answers_with_its_modifiers(browser, table_setup):
     base_url, session = table_setup
-    gm = room_page(browser, base_url, session, "keeper")
-    aki = room_page(browser, base_url, session, "aki")
-    ren = room_page(browser, base_url, session, "ren")
+    gm, aki, ren = room_pages(browser, base_url, session, "keeper", "aki", "ren")
 
     form = _strength_contest_form(gm, "Hold the door")
     form.get_by_label("The reaction side cannot roll").check()
     form.get_by_role("button", name="Open the contest").click()
 
     aki.locator("#check-items .roll-widget").get_by_role("button", name="Roll 2D6").click()
-    decided = gm.locator("#timeline-items .event-contest_decided")
-    ren_widget = ren.locator("#check-items .roll-widget")
-    for _ in range(100):
-        if decided.count() or ren_widget.count():
-            break
-        gm.wait_for_timeout(100)
+    decided, ren_widget = _after_the_action_roll(gm, ren)
     if decided.count() == 0:
         expect(ren_widget.get_by_role("button", name="Roll 2D6")).to_have_count(0)
         # Strength 5 plus a +20 shield beats any plain roll of Aki's Strength 2.

@@ -5,7 +5,7 @@ import pytest
 from playwright.sync_api import expect
 
 from sessions_app.models import Handout
-from tests.browser.pages import expect_same_as_fresh_load, room_page
+from tests.browser.pages import expect_same_as_fresh_load, room_pages
 from tests.factories import CharacterFactory, GameSessionFactory, friday_table, library_scenario
 
 pytestmark = pytest.mark.browser
@@ -31,10 +31,7 @@ def _all_like_fresh(pages):
 @pytest.mark.long
 def test_every_panel_follows_the_session_without_reload(browser, table_in_preplay):
     base_url, session = table_in_preplay
-    gm = room_page(browser, base_url, session, "keeper")
-    aki = room_page(browser, base_url, session, "aki")
-    ren = room_page(browser, base_url, session, "ren")
-    pages = (gm, aki, ren)
+    pages = gm, aki, ren = room_pages(browser, base_url, session, "keeper", "aki", "ren")
     _all_like_fresh(pages)
 
     # Aki puts her character into the session from the cast panel.

@@ -5,7 +5,7 @@ import pytest
 from playwright.sync_api import expect
 
 from sessions_app.models import Participation, PreparedCheck
-from tests.browser.pages import expect_same_as_fresh_load, room_page
+from tests.browser.pages import expect_same_as_fresh_load, room_pages
 from tests.factories import CharacterFactory, GameSessionFactory, friday_table, library_scenario
 
 pytestmark = pytest.mark.browser
@@ -37,10 +37,7 @@ def _stage(page):
 @pytest.mark.long
 def test_session_runs_from_preplay_to_afterplay(browser, prepared_session):
     base_url, session = prepared_session
-    gm = room_page(browser, base_url, session, "keeper")
-    aki = room_page(browser, base_url, session, "aki")
-    ren = room_page(browser, base_url, session, "ren")
-    pages = (gm, aki, ren)
+    pages = gm, aki, ren = room_pages(browser, base_url, session, "keeper", "aki", "ren")
 
     # Pre-play: the GM's checklist, sheets checked, Aki introduces herself.
     gm.locator(".checklist li", has_text="Rulebook read").get_by_role("button", name="Tick").click()

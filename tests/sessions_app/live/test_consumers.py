@@ -16,6 +16,7 @@ from sessions_app.services.checks import check_request, check_roll, gm_roll
 from sessions_app.services.timeline import timeline_append
 from tests.clients import session_cookie as _session_cookie
 from tests.clients import socket_frames as _frames
+from tests.factories import secret_sneak_check
 from tests.matches import ALIKE_SETUP, ren_joins_a_match_with_aki
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -369,15 +370,7 @@ async def test_consumer_secret_difficulty_hidden_from_player_frames(session, gm,
     pc, _npc = await _characters(session, gm, player)
     player_socket, _ = await _joined(player, session)
 
-    request = await sync_to_async(check_request)(
-        session=session,
-        by=gm,
-        character=pc,
-        label="Sneak",
-        value_name="Strength",
-        difficulty=17,
-        difficulty_secret=True,
-    )
+    request = await sync_to_async(secret_sneak_check)(session, gm, pc, 17)
     await sync_to_async(check_roll)(request_id=request.pk, by=player, dice=(2, 3))
     frames = "".join(await _frames(player_socket))
 

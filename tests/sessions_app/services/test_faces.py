@@ -19,6 +19,7 @@ from tests.factories import (
     MembershipFactory,
     UserFactory,
     main_play_start,
+    open_to_spectators,
     scene_started,
 )
 from tests.pictures import picture_bytes
@@ -96,14 +97,6 @@ def test_face_image_served_to_a_member_with_safe_headers(client, gm, face):
     assert response["Content-Type"] == "image/png"
     assert response["X-Content-Type-Options"] == "nosniff"
     assert response["Cache-Control"].startswith("private")
-
-
-def _open_to_spectators(session):
-    """The session's table, with its spectator link turned on."""
-    table = session.table
-    table.spectators_allowed = True
-    table.save()
-    return table
 
 
 @pytest.fixture
@@ -196,7 +189,7 @@ def test_room_offers_the_speakers_expressions_with_a_label(client, session, play
 
 
 def test_spectator_sees_a_pc_face_after_opening_the_room(client, session, gm, face):
-    table = _open_to_spectators(session)
+    table = open_to_spectators(session.table)
     url = reverse("face_image", args=[face.pk])
     assert client.get(url).status_code == 404
 
@@ -206,7 +199,7 @@ def test_spectator_sees_a_pc_face_after_opening_the_room(client, session, gm, fa
 
 
 def test_spectator_loses_faces_when_the_link_is_renewed(client, session, gm, face):
-    table = _open_to_spectators(session)
+    table = open_to_spectators(session.table)
     client.get(reverse("watch_session", args=[table.spectator_token, session.pk]))
 
     spectator_token_renew(table=table, by=gm)
@@ -216,7 +209,7 @@ def test_spectator_loses_faces_when_the_link_is_renewed(client, session, gm, fac
 
 def test_spectator_does_not_see_an_npc_face_before_it_appears(client, session, unseen_npc_face):
     face = unseen_npc_face
-    table = _open_to_spectators(session)
+    table = open_to_spectators(session.table)
     client.get(reverse("watch_session", args=[table.spectator_token, session.pk]))
 
     assert client.get(reverse("face_image", args=[face.pk])).status_code == 404
@@ -226,7 +219,7 @@ def test_gm_who_opened_the_spectator_link_still_sees_an_unseen_npc_face(
     client, session, gm, unseen_npc_face
 ):
     face = unseen_npc_face
-    table = _open_to_spectators(session)
+    table = open_to_spectators(session.table)
     client.force_login(gm)
     client.get(reverse("watch_session", args=[table.spectator_token, session.pk]))
 

@@ -1,10 +1,12 @@
-"""Keep-alive HTTP clients that load a server together, for the throughput benchmarks."""
+"""The benchmarks' HTTP clients: the room's htmx form posts, and keep-alive clients that load
+a server together."""
 
 from __future__ import annotations
 
 import http.client
 import threading
 import time
+import urllib.parse
 
 
 def keep_alive_clients(
@@ -45,3 +47,23 @@ def keep_alive_clients(
     if failures:
         raise failures[0]
     return time.monotonic() - started
+
+
+def htmx_post(connection, path: str, fields: dict, *, cookie: str, csrf: str) -> None:
+    """POST `fields` to `path` as the room's htmx forms do, with the Cookie header `cookie`
+    and the CSRF token `csrf`; raise unless the answer is 200."""
+    connection.request(
+        "POST",
+        path,
+        body=urllib.parse.urlencode(fields),
+        headers={
+            "Cookie": cookie,
+            "X-CSRFToken": csrf,
+            "HX-Request": "true",
+            "Content-Type": "application/x-www-form-urlencoded",
+        },
+    )
+    response = connection.getresponse()
+    response.read()
+    if response.status != 200:
+        raise RuntimeError(f"POST {path} answered {response.status}")
