@@ -39,11 +39,17 @@ class TableFactory(factory.django.DjangoModelFactory):
             )
 
 
-class MembershipFactory(factory.django.DjangoModelFactory):
+class TablePartFactory(factory.django.DjangoModelFactory):
+    """What a table holds (its members, sessions and characters): each belongs to a table of
+    its own unless given one. Abstract: it names no model."""
+
+    table = factory.SubFactory(TableFactory)
+
+
+class MembershipFactory(TablePartFactory):
     class Meta:
         model = Membership
 
-    table = factory.SubFactory(TableFactory)
     user = factory.SubFactory(UserFactory)
     role = Membership.Role.PLAYER
 
@@ -59,21 +65,19 @@ def standard_profile() -> RulesProfile:
     return profile
 
 
-class GameSessionFactory(factory.django.DjangoModelFactory):
+class GameSessionFactory(TablePartFactory):
     class Meta:
         model = GameSession
 
-    table = factory.SubFactory(TableFactory)
     title = factory.Sequence(lambda n: f"Session {n}")
     scheduled_for = datetime.date(2026, 12, 5)
     rules_profile = factory.LazyFunction(standard_profile)
 
 
-class CharacterFactory(factory.django.DjangoModelFactory):
+class CharacterFactory(TablePartFactory):
     class Meta:
         model = Character
 
-    table = factory.SubFactory(TableFactory)
     owner = factory.SubFactory(UserFactory)
     kind = Character.Kind.PC
     name = factory.Sequence(lambda n: f"Character {n}")
@@ -121,11 +125,17 @@ class ScenarioFactory(factory.django.DjangoModelFactory):
     player_count = 2
 
 
-class PlannedSceneFactory(factory.django.DjangoModelFactory):
+class ScenarioPartFactory(factory.django.DjangoModelFactory):
+    """What a scenario is made of (its planned scenes, NPCs and handouts): each part belongs
+    to a scenario of its own unless given one. Abstract: it names no model."""
+
+    scenario = factory.SubFactory(ScenarioFactory)
+
+
+class PlannedSceneFactory(ScenarioPartFactory):
     class Meta:
         model = PlannedScene
 
-    scenario = factory.SubFactory(ScenarioFactory)
     phase = Phase.OPENING
     position = factory.Sequence(lambda n: n + 1)
     title = factory.Sequence(lambda n: f"Planned scene {n}")
@@ -144,20 +154,18 @@ class PreparedCheckFactory(factory.django.DjangoModelFactory):
     difficulty = 9
 
 
-class ScenarioNpcFactory(factory.django.DjangoModelFactory):
+class ScenarioNpcFactory(ScenarioPartFactory):
     class Meta:
         model = ScenarioNpc
 
-    scenario = factory.SubFactory(ScenarioFactory)
     name = factory.Sequence(lambda n: f"Scenario NPC {n}")
     judgement_values = factory.LazyFunction(lambda: {"Strength": 2})
 
 
-class HandoutFactory(factory.django.DjangoModelFactory):
+class HandoutFactory(ScenarioPartFactory):
     class Meta:
         model = Handout
 
-    scenario = factory.SubFactory(ScenarioFactory)
     title = factory.Sequence(lambda n: f"Handout {n}")
     body = factory.Sequence(lambda n: f"Handout text {n}")
     slot = None
@@ -182,6 +190,16 @@ def cast_member(session, user, *, name: str, slot: int | None = None, **fields) 
     character = CharacterFactory(table=session.table, owner=user, name=name, **fields)
     ParticipationFactory(session=session, character=character, slot=slot)
     return character
+
+
+def aki_with_a_hidden_curse(session, user, *, hp: int, curse: int) -> Character:
+    """Aki, a PC of `user` in `session`, with HP `hp`/10 that everyone sees and a Curse of
+    `curse`/9 hidden from all but her player and the GM."""
+    resources = {
+        "HP": {"current": hp, "max": 10},
+        "Curse": {"current": curse, "max": 9, "hidden": True},
+    }
+    return cast_member(session, user, name="Aki", resources=resources)
 
 
 def main_play_start(session, gm) -> GameSession:
@@ -218,6 +236,67 @@ def on_stage(session, gm, *characters: Character) -> None:
     scene_started(session, gm, master=True)
     for character in characters:
         stage_bring_in(session=session, by=gm, character=character)
+
+
+def library_scenario(gm, **opening_fields):
+    """The GM's two-player scenario "The Akashic Library", whose main play opens on the
+    first player's planned scene "A letter" (with `opening_fields`): (scenario, that scene)."""
+    scenario = Scenario.objects.create(owner=gm, title="The Akashic Library", player_count=2)
+    opening = PlannedScene.objects.create(
+        scenario=scenario,
+        phase=Phase.OPENING,
+        position=1,
+        title="A letter",
+        scene_player_slot=1,
+        **opening_fields,
+    )
+    return scenario, opening
+
+
+def secret_sneak_check(session, gm, character, difficulty):
+    """The GM asks `character` for a Strength check, "Sneak", of a secret `difficulty`."""
+    from sessions_app.services.checks import check_request
+
+    return check_request(
+        session=session,
+        by=gm,
+        character=character,
+        label="Sneak",
+        value_name="Strength",
+        difficulty=difficulty,
+        difficulty_secret=True,
+    )
+
+
+def contest_rolled(
+    session, gm, player, *, label, action, reaction, action_dice_value, reaction_dice_value=None
+):
+    """Open a contest of the player's character `action` (value 5) against the GM's
+    `reaction` (value 4) and roll it out, each side with its browser's dice value (None: the
+    server's): the action side by the player, then the reaction side by the GM unless the
+    first roll decided the contest already."""
+    from sessions_app.services.checks import ContestSide, check_roll, contest_open
+
+    contest = contest_open(
+        session=session,
+        by=gm,
+        label=label,
+        action=ContestSide(character=action, value=5),
+        reaction=ContestSide(character=reaction, value=4),
+    )
+    action_request, reaction_request = contest.requests.order_by("side")
+    check_roll(request_id=action_request.pk, by=player, dice_value=action_dice_value)
+    if contest.requests.get(pk=reaction_request.pk).status == "pending":
+        check_roll(request_id=reaction_request.pk, by=gm, dice_value=reaction_dice_value)
+    return contest
+
+
+def open_to_spectators(table):
+    """Turn the table's spectator link on, as a test's premise (without the GM's service and
+    the event it appends): the table."""
+    table.spectators_allowed = True
+    table.save()
+    return table
 
 
 def friday_table(*player_names: str, gm_name: str = "keeper", name: str = "Friday table"):

@@ -8,6 +8,14 @@ from minigames.services import (
     match_waiting_for,
 )
 
+# Both players' set-up in the tests where how they set up does not matter: a deck of 10 Move,
+# 9 Attack and 1 Counter cards, and one piece of life 5 on column c.
+ALIKE_SETUP = {
+    "type": "setup",
+    "deck": {"move": 10, "attack": 9, "counter": 1},
+    "pieces": [{"column": 2, "life": 5}],
+}
+
 
 def dealt(match):
     """The match once every seated player's browser has shuffled in: its cards dealt."""
@@ -30,17 +38,22 @@ def aki_and_ren_at_a_match(**match_fields):
     return session, match_create(session=session, by=gm, seats=seats, **match_fields)
 
 
+def ren_joins_a_match_with_aki(session, aki, *, by, **match_fields):
+    """Ren joins `session`'s table; their PCs, Aki (of the user `aki`) and Ren, join the
+    session, and `by` seats them at a match made with `match_fields`: (match, Ren's user)."""
+    from tests.factories import CharacterFactory, MembershipFactory, UserFactory
+
+    ren = MembershipFactory(table=session.table, user=UserFactory(username="ren")).user
+    pcs = [
+        CharacterFactory(table=session.table, owner=owner, name=name)
+        for owner, name in ((aki, "Aki"), (ren, "Ren"))
+    ]
+    session.characters.add(*pcs)
+    seats = [SeatSpec(pc) for pc in pcs]
+    return match_create(session=session, by=by, seats=seats, **match_fields), ren
+
+
 def actual_set_up_alike(match, first, second) -> None:
-    """Both players of an Actual match set up alike, the first seat first: a deck of 10 Move,
-    9 Attack and 1 Counter cards, and one piece of life 5 on column c."""
+    """Both players of an Actual match set up with ALIKE_SETUP, the first seat first."""
     for version, user in enumerate((first, second)):
-        match_move(
-            match_id=match.pk,
-            by=user,
-            action={
-                "type": "setup",
-                "deck": {"move": 10, "attack": 9, "counter": 1},
-                "pieces": [{"column": 2, "life": 5}],
-            },
-            version=version,
-        )
+        match_move(match_id=match.pk, by=user, action=ALIKE_SETUP, version=version)

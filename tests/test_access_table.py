@@ -19,6 +19,7 @@ from tests.factories import (
     PlannedSceneFactory,
     PreparedCheckFactory,
     ScenarioNpcFactory,
+    open_to_spectators,
 )
 
 GET, POST = "GET", "POST"
@@ -67,10 +68,7 @@ def scenario(scenario):
 @pytest.fixture
 def watching(session):
     """The session's table, open to spectators."""
-    table = session.table
-    table.spectators_allowed = True
-    table.save()
-    return table
+    return open_to_spectators(session.table)
 
 
 @pytest.fixture

@@ -15,14 +15,12 @@ Run it with `make bench` (or `.venv/bin/python tests/benchmarks/bench_roll.py`).
 from __future__ import annotations
 
 import argparse
-import http.client
 import os
 import statistics
 import subprocess
 import sys
 import threading
 import time
-import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -80,6 +78,7 @@ from django.utils.module_loading import import_string  # noqa: E402
 
 from sessions_app.models import CheckRequest  # noqa: E402
 from sessions_app.services.checks import check_request  # noqa: E402
+from tests.benchmarks.http_clients import htmx_post, keep_alive_clients  # noqa: E402
 from tests.benchmarks.tables import bench_table, player_pc  # noqa: E402
 from tests.live_server import DaphneServer  # noqa: E402
 
@@ -145,54 +144,20 @@ def _roll_round(target: Target, request_ids: list[int], *, seconds: float, worke
     pending = iter(request_ids)
     lock = threading.Lock()
     latencies: list[list[float]] = [[] for _ in range(workers)]
-    failures: list[BaseException] = []
-    ready = threading.Barrier(workers + 1)
-    deadline = 0.0
 
-    def worker(slot: int) -> None:
-        connection = http.client.HTTPConnection("127.0.0.1", target.server.port, timeout=30)
-        connection.connect()
-        ready.wait()
-        try:
-            while time.monotonic() < deadline:
-                with lock:
-                    request_id = next(pending, None)
-                if request_id is None:
-                    raise RuntimeError("the benchmark ran out of pending checks")
-                sent = time.perf_counter()
-                connection.request(
-                    "POST",
-                    f"/sessions/{target.session_id}/checks/{request_id}/roll/",
-                    body=urllib.parse.urlencode({}),
-                    headers={
-                        "Cookie": target.cookie,
-                        "X-CSRFToken": CSRF,
-                        "HX-Request": "true",
-                        "Content-Type": "application/x-www-form-urlencoded",
-                    },
-                )
-                response = connection.getresponse()
-                response.read()
-                if response.status != 200:
-                    raise RuntimeError(f"the roll answered {response.status}")
-                latencies[slot].append(time.perf_counter() - sent)
-        except BaseException as error:  # noqa: BLE001 - reported by the measuring thread
-            failures.append(error)
-        finally:
-            connection.close()
+    def roll(slot: int, connection) -> None:
+        with lock:
+            request_id = next(pending, None)
+        if request_id is None:
+            raise RuntimeError("the benchmark ran out of pending checks")
+        sent = time.perf_counter()
+        path = f"/sessions/{target.session_id}/checks/{request_id}/roll/"
+        htmx_post(connection, path, {}, cookie=target.cookie, csrf=CSRF)
+        latencies[slot].append(time.perf_counter() - sent)
 
-    threads = [threading.Thread(target=worker, args=(slot,)) for slot in range(workers)]
-    for thread in threads:
-        thread.start()
-    started = time.monotonic()
-    deadline = started + seconds
-    ready.wait()
-    for thread in threads:
-        thread.join()
-    if failures:
-        raise failures[0]
+    ran = keep_alive_clients(target.server.port, roll, workers=workers, seconds=seconds, timeout=30)
     flat = [latency for per_client in latencies for latency in per_client]
-    return flat, len(flat) / (time.monotonic() - started)
+    return flat, len(flat) / ran
 
 
 def _measure(table: Table, targets: dict[str, Target], label: str) -> None:

@@ -22,7 +22,6 @@ import subprocess
 import sys
 import threading
 import time
-import urllib.parse
 from pathlib import Path
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
@@ -37,6 +36,7 @@ from django.core.management import call_command  # noqa: E402
 from django.test import Client  # noqa: E402
 from websockets.asyncio.client import connect  # noqa: E402
 
+from tests.benchmarks.http_clients import htmx_post, keep_alive_clients  # noqa: E402
 from tests.benchmarks.tables import bench_table, player_pc  # noqa: E402
 from tests.live_server import DaphneServer  # noqa: E402
 
@@ -49,41 +49,15 @@ def _cookie(user) -> str:
 
 def _throughput(port: int, send, *, seconds: float, workers: int) -> float:
     """Requests per second from `workers` keep-alive clients, each calling `send(connection)`
-    in a loop for `seconds`.
-
-    The clients connect before the clock starts, and all stop at the same deadline, so both
-    sides of a ratio are measured alike: neither pays for connecting or starting threads,
-    and no client runs on alone at the end while the others have finished.
-    """
+    in a loop for `seconds`, all measured alike (see keep_alive_clients)."""
     counts = [0] * workers
-    deadline = 0.0
-    ready = threading.Barrier(workers + 1)
-    failures: list[BaseException] = []
 
-    def worker(slot: int) -> None:
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-        connection.connect()
-        ready.wait()
-        try:
-            while time.monotonic() < deadline:
-                send(connection)
-                counts[slot] += 1
-        except BaseException as error:  # noqa: BLE001 - reported by the measuring thread
-            failures.append(error)
-        finally:
-            connection.close()
+    def request(slot: int, connection) -> None:
+        send(connection)
+        counts[slot] += 1
 
-    threads = [threading.Thread(target=worker, args=(slot,)) for slot in range(workers)]
-    for thread in threads:
-        thread.start()
-    started = time.monotonic()
-    deadline = started + seconds
-    ready.wait()
-    for thread in threads:
-        thread.join()
-    if failures:
-        raise failures[0]
-    return sum(counts) / (time.monotonic() - started)
+    ran = keep_alive_clients(port, request, workers=workers, seconds=seconds, timeout=10)
+    return sum(counts) / ran
 
 
 def _get(path: str, cookie: str):
@@ -105,21 +79,7 @@ CSRF = "b" * 32
 
 
 def _post(connection, path: str, cookie: str, fields: dict) -> None:
-    connection.request(
-        "POST",
-        path,
-        body=urllib.parse.urlencode(fields),
-        headers={
-            "Cookie": f"{cookie}; csrftoken={CSRF}",
-            "X-CSRFToken": CSRF,
-            "HX-Request": "true",
-            "Content-Type": "application/x-www-form-urlencoded",
-        },
-    )
-    response = connection.getresponse()
-    response.read()
-    if response.status != 200:
-        raise RuntimeError(f"POST {path} answered {response.status}")
+    htmx_post(connection, path, fields, cookie=f"{cookie}; csrftoken={CSRF}", csrf=CSRF)
 
 
 def _roller(session_id: int, request_ids: list[int], cookie: str):
@@ -158,23 +118,16 @@ def _rolls_per_second(server, session, cookie, make_requests, args) -> None:
 
 def _post_chat(port: int, session_id: int, cookie: str, csrf: str, text: str) -> None:
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-    body = urllib.parse.urlencode({"text": text})
-    connection.request(
-        "POST",
-        f"/sessions/{session_id}/chat/",
-        body=body,
-        headers={
-            "Cookie": f"{cookie}; csrftoken={csrf}",
-            "X-CSRFToken": csrf,
-            "HX-Request": "true",
-            "Content-Type": "application/x-www-form-urlencoded",
-        },
-    )
-    response = connection.getresponse()
-    response.read()
-    connection.close()
-    if response.status != 200:
-        raise RuntimeError(f"chat POST answered {response.status}")
+    try:
+        htmx_post(
+            connection,
+            f"/sessions/{session_id}/chat/",
+            {"text": text},
+            cookie=f"{cookie}; csrftoken={csrf}",
+            csrf=csrf,
+        )
+    finally:
+        connection.close()
 
 
 async def _fan_out_delays(

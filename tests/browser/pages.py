@@ -29,6 +29,41 @@ def room_page(browser, base_url, session, username, *, width=1280, height=1100):
     return synced(page)
 
 
+def room_pages(browser, base_url, session, *usernames):
+    """The session's room as each of `usernames` sees it (room_page), in that order."""
+    return tuple(room_page(browser, base_url, session, username) for username in usernames)
+
+
+def check_requested(
+    gm,
+    what_for,
+    *,
+    character="Aki (aki)",
+    value_name="Reflexes",
+    difficulty=None,
+    gm_modifier=None,
+    number=None,
+    secret=False,
+):
+    """Ask `character` for a check through the GM's request form on the GM's room page;
+    a field left None keeps the form's own value."""
+    gm.locator("summary", has_text="Request a check").click()
+    form = gm.locator("#check-request-form")
+    form.get_by_label("Character").select_option(label=character)
+    form.get_by_label("What for").fill(what_for)
+    if value_name is not None:
+        form.get_by_label("Judgement value").select_option(value_name)
+    if number is not None:
+        form.get_by_label("or a number").fill(number)
+    if difficulty is not None:
+        form.get_by_label("Difficulty", exact=True).fill(difficulty)
+    if gm_modifier is not None:
+        form.get_by_label("GM modifier").fill(gm_modifier)
+    if secret:
+        form.get_by_label("Secret roll (GM only)").check()
+    form.get_by_role("button", name="Ask for the check").click()
+
+
 def synced(page):
     """Wait until the page's socket has caught up: until then its frames may still replace
     a panel under a click. A test acts on a live page once it is whole."""

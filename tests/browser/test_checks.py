@@ -3,7 +3,7 @@
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.pages import room_page
+from tests.browser.pages import check_requested, room_page, room_pages
 from tests.factories import CharacterFactory, friday_session
 
 pytestmark = pytest.mark.browser
@@ -27,14 +27,7 @@ def test_check_requested_rolled_and_shown_alike(browser, table_setup):
     gm = room_page(browser, base_url, session, "keeper")
     aki = room_page(browser, base_url, session, "aki")
 
-    gm.locator("summary", has_text="Request a check").click()
-    form = gm.locator("#check-request-form")
-    form.get_by_label("Character").select_option(label="Aki (aki)")
-    form.get_by_label("What for").fill("Climb the archive shelves")
-    form.get_by_label("Judgement value").select_option("Reflexes")
-    form.get_by_label("Difficulty", exact=True).fill("9")
-    form.get_by_label("GM modifier").fill("-1")
-    form.get_by_role("button", name="Ask for the check").click()
+    check_requested(gm, "Climb the archive shelves", difficulty="9", gm_modifier="-1")
 
     widget = aki.locator("#check-items .roll-widget")
     expect(widget).to_be_visible()
@@ -63,19 +56,36 @@ def test_check_requested_rolled_and_shown_alike(browser, table_setup):
     )
 
 
-def test_contest_between_two_players(browser, table_setup):
-    base_url, session = table_setup
-    gm = room_page(browser, base_url, session, "keeper")
-    aki = room_page(browser, base_url, session, "aki")
-    ren = room_page(browser, base_url, session, "ren")
-
+def _strength_contest_form(gm, what_for):
+    """The GM's contest form, opened and filled for Aki's Strength against Ren's, not yet
+    sent."""
     gm.locator("summary", has_text="Open a contest").click()
     form = gm.locator("#contest-form")
-    form.get_by_label("What for").fill("Arm wrestling")
+    form.get_by_label("What for").fill(what_for)
     form.get_by_label("Action side", exact=True).select_option(label="Aki (aki)")
     form.locator("[name=action_value_name]").select_option("Strength")
     form.get_by_label("Reaction side", exact=True).select_option(label="Ren (ren)")
     form.locator("[name=reaction_value_name]").select_option("Strength")
+    return form
+
+
+def _after_the_action_roll(gm, ren):
+    """Wait until the contest either asks Ren's reaction side to roll, or is decided (after
+    an action fumble): (the GM's decided line, Ren's roll widget)."""
+    decided = gm.locator("#timeline-items .event-contest_decided")
+    ren_widget = ren.locator("#check-items .roll-widget")
+    for _ in range(100):
+        if decided.count() or ren_widget.count():
+            break
+        gm.wait_for_timeout(100)
+    return decided, ren_widget
+
+
+def test_contest_between_two_players(browser, table_setup):
+    base_url, session = table_setup
+    gm, aki, ren = room_pages(browser, base_url, session, "keeper", "aki", "ren")
+
+    form = _strength_contest_form(gm, "Arm wrestling")
     expect(form.locator("#contest-chance")).to_contain_text("Action side wins")
     form.get_by_role("button", name="Open the contest").click()
 
@@ -84,13 +94,7 @@ def test_contest_between_two_players(browser, table_setup):
     aki.locator("#check-items .roll-widget").get_by_role("button", name="Roll 2D6").click()
     expect(aki.locator("#check-items .roll-widget")).to_have_count(0)
 
-    decided = gm.locator("#timeline-items .event-contest_decided")
-    ren_widget = ren.locator("#check-items .roll-widget")
-    # Either the reaction side is asked to roll, or (after an action fumble) it is decided.
-    for _ in range(100):
-        if decided.count() or ren_widget.count():
-            break
-        gm.wait_for_timeout(100)
+    decided, ren_widget = _after_the_action_roll(gm, ren)
     if decided.count() == 0:
         expect(ren_widget).to_contain_text("Reaction side")
         ren_widget.get_by_role("button", name="Roll 2D6").click()
@@ -105,27 +109,14 @@ def test_contest_between_two_players(browser, table_setup):
 
 def test_reaction_side_that_cannot_roll_answers_with_its_modifiers(browser, table_setup):
     base_url, session = table_setup
-    gm = room_page(browser, base_url, session, "keeper")
-    aki = room_page(browser, base_url, session, "aki")
-    ren = room_page(browser, base_url, session, "ren")
+    gm, aki, ren = room_pages(browser, base_url, session, "keeper", "aki", "ren")
 
-    gm.locator("summary", has_text="Open a contest").click()
-    form = gm.locator("#contest-form")
-    form.get_by_label("What for").fill("Hold the door")
-    form.get_by_label("Action side", exact=True).select_option(label="Aki (aki)")
-    form.locator("[name=action_value_name]").select_option("Strength")
-    form.get_by_label("Reaction side", exact=True).select_option(label="Ren (ren)")
-    form.locator("[name=reaction_value_name]").select_option("Strength")
+    form = _strength_contest_form(gm, "Hold the door")
     form.get_by_label("The reaction side cannot roll").check()
     form.get_by_role("button", name="Open the contest").click()
 
     aki.locator("#check-items .roll-widget").get_by_role("button", name="Roll 2D6").click()
-    decided = gm.locator("#timeline-items .event-contest_decided")
-    ren_widget = ren.locator("#check-items .roll-widget")
-    for _ in range(100):
-        if decided.count() or ren_widget.count():
-            break
-        gm.wait_for_timeout(100)
+    decided, ren_widget = _after_the_action_roll(gm, ren)
     if decided.count() == 0:
         expect(ren_widget.get_by_role("button", name="Roll 2D6")).to_have_count(0)
         # Strength 5 plus a +20 shield beats any plain roll of Aki's Strength 2.

@@ -10,7 +10,7 @@ from playwright.sync_api import Error, expect
 from sessions_app.models import DiceEpoch, Roll, TimelineEvent
 from sessions_app.rules import dice_proof
 from sessions_app.services.dice import dice_commit_ahead
-from tests.browser.pages import logged_in, opened_live
+from tests.browser.pages import check_requested, logged_in, opened_live
 from tests.factories import CharacterFactory, friday_session
 
 pytestmark = pytest.mark.browser
@@ -81,13 +81,7 @@ def test_secret_roll_keys_stay_off_players_wires_until_revealed(
     npc_form.get_by_label("Secret roll (GM only)").check()
     npc_form.get_by_role("button", name="Roll 2D6").click()
     expect(gm.page.locator("#timeline-items")).to_contain_text("Sense the ambush")
-    gm.page.locator("summary", has_text="Request a check").click()
-    request_form = gm.page.locator("#check-request-form")
-    request_form.get_by_label("Character").select_option(label="Aki (aki)")
-    request_form.get_by_label("What for").fill("Notice the assassin")
-    request_form.get_by_label("or a number").fill("4")
-    request_form.get_by_label("Secret roll (GM only)").check()
-    request_form.get_by_role("button", name="Ask for the check").click()
+    check_requested(gm.page, "Notice the assassin", value_name=None, number="4", secret=True)
     aki.page.locator("#check-items .roll-widget").get_by_role("button", name="Roll 2D6").click()
     ren.page.get_by_label("Roll box").fill("S2D6+1")
     ren.page.get_by_role("button", name="Roll", exact=True).click()

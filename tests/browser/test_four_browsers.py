@@ -10,11 +10,17 @@ from playwright.sync_api import expect
 
 from minigames.models import Match
 from sessions_app.models import Character, Phase
-from sessions_app.services.scenes import scene_start, stage_bring_in
+from sessions_app.services.scenes import stage_bring_in
 from sessions_app.services.spectators import spectators_allow
 from tests.browser.pages import expect_same_as_fresh_load, room_page
 from tests.browser.test_actual import _prepare
-from tests.factories import CharacterFactory, GameSessionFactory, friday_table, own_profile
+from tests.factories import (
+    CharacterFactory,
+    GameSessionFactory,
+    friday_table,
+    own_profile,
+    scene_started,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -37,14 +43,7 @@ def table_in_the_ending(live_server_url):
     session.characters.add(*pcs)
     clerk = CharacterFactory(table=table, owner=gm, name="Clerk", kind=Character.Kind.NPC)
     # A match is played in a scene, by characters on stage.
-    scene_start(
-        session=session,
-        by=gm,
-        scene_player=pcs[0],
-        title="The reading room",
-        place="The old library",
-        purpose="To find out what happened",
-    )
+    scene_started(session, gm, scene_player=pcs[0], title="The reading room")
     stage_bring_in(session=session, by=gm, character=clerk)
     return live_server_url, table, session
 

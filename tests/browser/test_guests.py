@@ -6,7 +6,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
-from tests.browser.pages import expect_same_as_fresh_load, logged_in, room_page
+from tests.browser.pages import check_requested, expect_same_as_fresh_load, logged_in, room_page
 from tests.factories import CharacterFactory, friday_session
 
 pytestmark = pytest.mark.browser
@@ -52,13 +52,7 @@ def test_guest_joins_by_name_and_plays(browser, live_server_url, csp_violations)
     expect(gm.locator("#timeline-items")).to_contain_text("Hello, I am Mio")
 
     # The GM asks Mio for a check; the guest rolls it like any player.
-    gm.locator("summary", has_text="Request a check").click()
-    form = gm.locator("#check-request-form")
-    form.get_by_label("Character").select_option(label="Mio (Mio)")
-    form.get_by_label("What for").fill("Find the hidden door")
-    form.get_by_label("Judgement value").select_option("Reflexes")
-    form.get_by_label("Difficulty", exact=True).fill("9")
-    form.get_by_role("button", name="Ask for the check").click()
+    check_requested(gm, "Find the hidden door", character="Mio (Mio)", difficulty="9")
     widget = guest.locator("#check-items .roll-widget")
     expect(widget).to_contain_text("Find the hidden door")
     widget.get_by_role("button", name="Roll 2D6").click()

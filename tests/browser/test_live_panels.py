@@ -4,9 +4,9 @@ in three browsers, each page shows exactly what a fresh load of it shows."""
 import pytest
 from playwright.sync_api import expect
 
-from sessions_app.models import Handout, PlannedScene, Scenario
-from tests.browser.pages import expect_same_as_fresh_load, room_page
-from tests.factories import CharacterFactory, GameSessionFactory, friday_table
+from sessions_app.models import Handout
+from tests.browser.pages import expect_same_as_fresh_load, room_pages
+from tests.factories import CharacterFactory, GameSessionFactory, friday_table, library_scenario
 
 pytestmark = pytest.mark.browser
 
@@ -14,10 +14,7 @@ pytestmark = pytest.mark.browser
 @pytest.fixture
 def table_in_preplay(live_server_url):
     table, gm, (aki, ren) = friday_table("aki", "ren")
-    scenario = Scenario.objects.create(owner=gm, title="The Akashic Library", player_count=2)
-    PlannedScene.objects.create(
-        scenario=scenario, phase="opening", position=1, title="A letter", scene_player_slot=1
-    )
+    scenario, _opening = library_scenario(gm)
     Handout.objects.create(scenario=scenario, title="The torn map", body="North of the river.")
     session = GameSessionFactory(table=table, title="The Akashic Library")
     CharacterFactory(table=table, owner=aki, name="Aki", judgement_values={"Reflexes": 4})
@@ -34,10 +31,7 @@ def _all_like_fresh(pages):
 @pytest.mark.long
 def test_every_panel_follows_the_session_without_reload(browser, table_in_preplay):
     base_url, session = table_in_preplay
-    gm = room_page(browser, base_url, session, "keeper")
-    aki = room_page(browser, base_url, session, "aki")
-    ren = room_page(browser, base_url, session, "ren")
-    pages = (gm, aki, ren)
+    pages = gm, aki, ren = room_pages(browser, base_url, session, "keeper", "aki", "ren")
     _all_like_fresh(pages)
 
     # Aki puts her character into the session from the cast panel.

@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from sessions_app.models import TimelineEvent
 from sessions_app.services.faces import face_add
-from tests.browser.pages import expect_same_as_fresh_load, room_page
+from tests.browser.pages import check_requested, expect_same_as_fresh_load, room_page
 from tests.factories import CharacterFactory, friday_session
 from tests.pictures import picture_bytes
 from tests.sessions_app.log_script import add_chat_lines
@@ -38,16 +38,6 @@ def _line(page, text):
     return page.locator("#timeline-items .event", has_text=text)
 
 
-def _request_check(gm, what):
-    gm.locator("summary", has_text="Request a check").click()
-    form = gm.locator("#check-request-form")
-    form.get_by_label("Character").select_option(label="Aki (aki)")
-    form.get_by_label("What for").fill(what)
-    form.get_by_label("Judgement value").select_option("Reflexes")
-    form.get_by_label("Difficulty", exact=True).fill("9")
-    form.get_by_role("button", name="Ask for the check").click()
-
-
 def test_phone_player_chats_off_topic_and_answers_a_check(browser, table_setup):
     base_url, session = table_setup
     gm = room_page(browser, base_url, session, "keeper")
@@ -75,7 +65,7 @@ def test_phone_player_chats_off_topic_and_answers_a_check(browser, table_setup):
     expect(_line(aki, "The door creaks open.")).to_be_visible()
     expect(_line(aki, "Pizza is here")).to_be_hidden()
 
-    _request_check(gm, "Climb the archive shelves")
+    check_requested(gm, "Climb the archive shelves", difficulty="9")
     expect(aki).to_have_title("(1) Check waiting · " + TITLE)
     expect(aki.locator("[data-check-badge]")).to_have_text("1")
 
@@ -101,7 +91,7 @@ def test_check_jump_moves_focus_to_the_waiting_check(browser, table_setup):
     gm = room_page(browser, base_url, session, "keeper")
     aki = room_page(browser, base_url, session, "aki")
 
-    _request_check(gm, "Climb the archive shelves")
+    check_requested(gm, "Climb the archive shelves", difficulty="9")
     aki.get_by_role("button", name="Go to the check").click()
 
     expect(aki.locator("#check-items h3")).to_be_focused()

@@ -4,9 +4,9 @@ master scene, the four phases, and the move to after-play."""
 import pytest
 from playwright.sync_api import expect
 
-from sessions_app.models import Participation, PlannedScene, PreparedCheck, Scenario
-from tests.browser.pages import expect_same_as_fresh_load, room_page
-from tests.factories import CharacterFactory, GameSessionFactory, friday_table
+from sessions_app.models import Participation, PreparedCheck
+from tests.browser.pages import expect_same_as_fresh_load, room_pages
+from tests.factories import CharacterFactory, GameSessionFactory, friday_table, library_scenario
 
 pytestmark = pytest.mark.browser
 
@@ -14,15 +14,8 @@ pytestmark = pytest.mark.browser
 @pytest.fixture
 def prepared_session(live_server_url):
     table, gm, (aki, ren) = friday_table("aki", "ren")
-    scenario = Scenario.objects.create(owner=gm, title="The Akashic Library", player_count=2)
-    opening = PlannedScene.objects.create(
-        scenario=scenario,
-        phase="opening",
-        position=1,
-        title="A letter",
-        place="The reading room",
-        purpose="A sealed letter arrives for Aki",
-        scene_player_slot=1,
+    scenario, opening = library_scenario(
+        gm, place="The reading room", purpose="A sealed letter arrives for Aki"
     )
     PreparedCheck.objects.create(
         planned_scene=opening, label="Read the seal", value_name="Reflexes", difficulty=5
@@ -44,10 +37,7 @@ def _stage(page):
 @pytest.mark.long
 def test_session_runs_from_preplay_to_afterplay(browser, prepared_session):
     base_url, session = prepared_session
-    gm = room_page(browser, base_url, session, "keeper")
-    aki = room_page(browser, base_url, session, "aki")
-    ren = room_page(browser, base_url, session, "ren")
-    pages = (gm, aki, ren)
+    pages = gm, aki, ren = room_pages(browser, base_url, session, "keeper", "aki", "ren")
 
     # Pre-play: the GM's checklist, sheets checked, Aki introduces herself.
     gm.locator(".checklist li", has_text="Rulebook read").get_by_role("button", name="Tick").click()

@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 from sessions_app.models import Membership, RulesProfile
 from sessions_app.services.audio import audio_upload, scene_music_set
 from tests.browser.conftest import CHROMIUM
-from tests.browser.pages import expect_same_as_fresh_load, room_page
+from tests.browser.pages import check_requested, expect_same_as_fresh_load, room_page
 from tests.factories import cast_member, friday_session, scene_started
 from tests.sounds import wav_bytes
 
@@ -154,12 +154,7 @@ def test_cut_in_on_a_critical_reaches_both_players_and_a_spectator(
     gm.get_by_role("button", name="Show a cut-in on every critical and fumble").click()
     expect(gm.locator("#audio-status")).to_contain_text("Criticals and fumbles now show a cut-in.")
 
-    gm.locator("summary", has_text="Request a check").click()
-    form = gm.locator("#check-request-form")
-    form.get_by_label("Character").select_option(label="Aki (aki)")
-    form.get_by_label("What for").fill("Dodge the falling shelf")
-    form.get_by_label("Judgement value").select_option("Reflexes")
-    form.get_by_role("button", name="Ask for the check").click()
+    check_requested(gm, "Dodge the falling shelf")
 
     widget = aki.locator("#check-items .roll-widget")
     expect(widget).to_be_visible()

@@ -6,7 +6,7 @@ from playwright.sync_api import expect
 from sessions_app.models import Membership
 from sessions_app.services.spectators import spectators_allow
 from tests.browser.pages import expect_same_as_fresh_load, logged_in, room_page
-from tests.factories import CharacterFactory, friday_session
+from tests.factories import aki_with_a_hidden_curse, friday_session
 from tests.sessions_app.log_script import add_chat_lines
 
 pytestmark = pytest.mark.browser
@@ -15,17 +15,7 @@ pytestmark = pytest.mark.browser
 @pytest.fixture
 def watched_table(live_server_url):
     session, _gm, (aki,) = friday_session("aki")
-    session.characters.add(
-        CharacterFactory(
-            table=session.table,
-            owner=aki,
-            name="Aki",
-            resources={
-                "HP": {"current": 8, "max": 10},
-                "Curse": {"current": 3, "max": 9, "hidden": True},
-            },
-        )
-    )
+    aki_with_a_hidden_curse(session, aki, hp=8, curse=3)
     return live_server_url, session.table, session
 
 

@@ -6,31 +6,15 @@ from asgiref.sync import sync_to_async
 from minigames import services
 from minigames.actual.rules import engine
 from minigames.models import Match, MatchMove
-from minigames.services import SeatSpec
-from tests.factories import CharacterFactory, MembershipFactory, UserFactory
+from tests.matches import actual_set_up_alike, ren_joins_a_match_with_aki
 from tests.sessions_app.live.test_consumers import _frames, _joined
-
-SETUP = {
-    "type": "setup",
-    "deck": {"move": 10, "attack": 9, "counter": 1},
-    "pieces": [{"column": 2, "life": 5}],
-}
 
 
 def _playing_match(session, player):
-    ren = MembershipFactory(table=session.table, user=UserFactory(username="ren")).user
-    aki_pc = CharacterFactory(table=session.table, owner=player, name="Aki")
-    ren_pc = CharacterFactory(table=session.table, owner=ren, name="Ren")
-    session.characters.add(aki_pc, ren_pc)
-    match = services.match_create(
-        session=session,
-        by=player,
-        seats=[SeatSpec(aki_pc), SeatSpec(ren_pc)],
-        seed=5,
-        options={"first_player": 0},
+    match, ren = ren_joins_a_match_with_aki(
+        session, player, by=player, seed=5, options={"first_player": 0}
     )
-    services.match_move(match_id=match.pk, by=player, action=SETUP, version=0)
-    services.match_move(match_id=match.pk, by=ren, action=SETUP, version=1)
+    actual_set_up_alike(match, player, ren)
     return Match.objects.get(pk=match.pk), ren
 
 

@@ -59,6 +59,16 @@ def _pvp(session, by, pc, pc2, **kwargs):
     )
 
 
+def _against_the_computer(session, player, pc, npc, *, level="random", **match_fields):
+    """A match of the player's PC against the NPC, which the computer plays at `level`."""
+    return services.match_create(
+        session=session,
+        by=player,
+        seats=[SeatSpec(pc), SeatSpec(npc, computer=True, level=level)],
+        **match_fields,
+    )
+
+
 def _play_setups(match, player, second_player):
     services.match_move(match_id=match.pk, by=player, action=SETUP_A, version=match.version)
     match.refresh_from_db()
@@ -231,13 +241,7 @@ def test_match_resign_finishes_and_posts_result(session, player, second_player, 
 
 
 def test_match_against_computer_answers_moves(session, player, pc, npc):
-    match = services.match_create(
-        session=session,
-        by=player,
-        seats=[SeatSpec(pc), SeatSpec(npc, computer=True, level="random")],
-        seed=3,
-        options={"first_player": 1},
-    )
+    match = _against_the_computer(session, player, pc, npc, seed=3, options={"first_player": 1})
 
     services.match_move(match_id=match.pk, by=player, action=SETUP_A, version=match.version)
 
@@ -262,13 +266,7 @@ def _watch_the_computer(monkeypatch, game, watch):
 def test_computer_thinks_after_the_persons_move_has_committed(
     monkeypatch, session, player, pc, npc
 ):
-    match = services.match_create(
-        session=session,
-        by=player,
-        seats=[SeatSpec(pc), SeatSpec(npc, computer=True, level="random")],
-        seed=3,
-        options={"first_player": 1},
-    )
+    match = _against_the_computer(session, player, pc, npc, seed=3, options={"first_player": 1})
     seen = []
 
     def watch(state, seat):
@@ -286,13 +284,7 @@ def test_computer_thinks_after_the_persons_move_has_committed(
 
 @pytest.mark.django_db(transaction=True)
 def test_computer_move_thought_on_a_stale_board_is_dropped(monkeypatch, session, player, pc, npc):
-    match = services.match_create(
-        session=session,
-        by=player,
-        seats=[SeatSpec(pc), SeatSpec(npc, computer=True, level="random")],
-        seed=3,
-        options={"first_player": 1},
-    )
+    match = _against_the_computer(session, player, pc, npc, seed=3, options={"first_player": 1})
 
     def watch(state, seat):
         # While the computer thinks, the person resigns from another request.
@@ -313,12 +305,7 @@ def test_computer_move_thought_on_a_stale_board_is_dropped(monkeypatch, session,
 
 
 def test_match_replay_reproduces_state(session, player, second_player, pc, npc):
-    match = services.match_create(
-        session=session,
-        by=player,
-        seats=[SeatSpec(pc), SeatSpec(npc, computer=True, level="random")],
-        seed=21,
-    )
+    match = _against_the_computer(session, player, pc, npc, seed=21)
     services.match_move(match_id=match.pk, by=player, action=SETUP_A, version=match.version)
     match.refresh_from_db()
     for _ in range(6):
@@ -525,12 +512,8 @@ def test_actics_x_turn_limit_stays_a_match_option(session, player, pc, pc2):
 
 
 def test_computer_defender_answers_the_counter_question_at_once(session, player, pc, npc):
-    match = services.match_create(
-        session=session,
-        by=player,
-        seats=[SeatSpec(pc), SeatSpec(npc, computer=True, level="search")],
-        seed=3,
-        options={"first_player": 0},
+    match = _against_the_computer(
+        session, player, pc, npc, level="search", seed=3, options={"first_player": 0}
     )
     services.match_move(match_id=match.pk, by=player, action=SETUP_B, version=match.version)
     match.refresh_from_db()

@@ -85,13 +85,15 @@ def test_match_move_stale_version_resyncs(match, player):
     assert MatchMove.objects.count() == 1
 
 
-def test_match_create_from_room(session, player):
-    aki = CharacterFactory(table=session.table, owner=player, name="Aki")
-    npc = CharacterFactory(
-        table=session.table, owner=session.table.gm, kind="npc", name="Innkeeper"
-    )
-    session.characters.add(aki)
-    on_stage(session, session.table.gm, aki, npc)
+@pytest.fixture
+def aki_and_innkeeper_on_stage(session, gm, pc, npc):
+    """The player's Aki and the GM's Innkeeper on stage in a master scene: (Aki, Innkeeper)."""
+    on_stage(session, gm, pc, npc)
+    return pc, npc
+
+
+def test_match_create_from_room(session, player, aki_and_innkeeper_on_stage):
+    aki, npc = aki_and_innkeeper_on_stage
 
     response = _client(player).post(
         reverse("match_create", args=[session.pk]),
@@ -109,16 +111,13 @@ def test_match_create_from_room(session, player):
     assert Match.objects.get().seat1_user is None
 
 
-def test_match_create_from_room_for_actics_x_with_the_seats_decks(session, player):
+def test_match_create_from_room_for_actics_x_with_the_seats_decks(
+    session, player, aki_and_innkeeper_on_stage
+):
     from minigames.acticsx.rules import cards as card_data
     from minigames.acticsx.rules import engine as acticsx_engine
 
-    aki = CharacterFactory(table=session.table, owner=player, name="Aki")
-    npc = CharacterFactory(
-        table=session.table, owner=session.table.gm, kind="npc", name="Innkeeper"
-    )
-    session.characters.add(aki)
-    on_stage(session, session.table.gm, aki, npc)
+    aki, npc = aki_and_innkeeper_on_stage
 
     response = _client(player).post(
         reverse("match_create", args=[session.pk]),

@@ -27,6 +27,13 @@ PUBLIC = {
 }
 
 
+def _secret_npc_roll(session, gm, npc, label, *, dice):
+    """The GM rolls for the NPC in secret, with its value 4 and these `dice`."""
+    return gm_roll(
+        session=session, by=gm, character=npc, label=label, value=4, secret=True, dice=dice
+    )
+
+
 def play_scripted_session(session: GameSession, gm, player) -> dict:
     """Play a short session: chat, a whisper, a GM note, a scene with rolls and a note."""
     pc = CharacterFactory(
@@ -56,24 +63,8 @@ def play_scripted_session(session: GameSession, gm, player) -> dict:
     chat_post(session=session, by=player, text=PUBLIC["ic"], mode="ic", character=pc)
     chat_post(session=session, by=gm, text=SECRETS["whisper"], mode="whisper", to=player)
     # Two faces nobody would roll by chance together with the secret label: 1 and 3.
-    gm_roll(
-        session=session,
-        by=gm,
-        character=npc,
-        label=SECRETS["secret_roll"],
-        value=4,
-        secret=True,
-        dice=[1, 3],
-    )
-    revealed = gm_roll(
-        session=session,
-        by=gm,
-        character=npc,
-        label=PUBLIC["revealed_roll"],
-        value=4,
-        secret=True,
-        dice=[5, 4],
-    )
+    _secret_npc_roll(session, gm, npc, SECRETS["secret_roll"], dice=[1, 3])
+    revealed = _secret_npc_roll(session, gm, npc, PUBLIC["revealed_roll"], dice=[5, 4])
     roll_reveal(roll=revealed, by=gm)
     scene_end(session=session, by=gm, backstage_notes=SECRETS["backstage"])
     return {"pc": pc, "npc": npc}

@@ -99,6 +99,18 @@ def _warm(client, session):
     client.post(reverse("roll_box", args=[session.pk]), {"text": "2D6"}, **HTMX)
 
 
+def _warm_roll_counted(client, django_capture_on_commit_callbacks, session, text, *, roll_as):
+    """Roll `text` from the roll box as the character `roll_as`, after the session's first
+    roll (see _warm): its statements, counted."""
+    _warm(client, session)
+    return _post(
+        client,
+        django_capture_on_commit_callbacks,
+        reverse("roll_box", args=[session.pk]),
+        {"text": text, "roll_as": roll_as.pk, "action_key": "k" * 20},
+    )
+
+
 def test_chat_out_of_character_stays_within_seven_statements(
     player_client, session, django_capture_on_commit_callbacks
 ):
@@ -188,13 +200,12 @@ def test_refused_chat_answers_with_every_voice_again(player_client, session, aki
 def test_roll_box_as_a_character_stays_within_ten_statements(
     player_client, session, aki_on_stage, django_capture_on_commit_callbacks
 ):
-    _warm(player_client, session)
-
-    counted = _post(
+    counted = _warm_roll_counted(
         player_client,
         django_capture_on_commit_callbacks,
-        reverse("roll_box", args=[session.pk]),
-        {"text": "2D6+{Strength}", "roll_as": aki_on_stage.pk, "action_key": "k" * 20},
+        session,
+        "2D6+{Strength}",
+        roll_as=aki_on_stage,
     )
 
     assert Roll.objects.latest("pk").character == aki_on_stage
@@ -205,13 +216,8 @@ def test_roll_box_as_a_character_stays_within_ten_statements(
 def test_roll_box_reads_the_user_and_the_session_once(
     player_client, session, aki_on_stage, django_capture_on_commit_callbacks
 ):
-    _warm(player_client, session)
-
-    counted = _post(
-        player_client,
-        django_capture_on_commit_callbacks,
-        reverse("roll_box", args=[session.pk]),
-        {"text": "2D6", "roll_as": aki_on_stage.pk, "action_key": "k" * 20},
+    counted = _warm_roll_counted(
+        player_client, django_capture_on_commit_callbacks, session, "2D6", roll_as=aki_on_stage
     )
 
     assert counted.of("auth_user") == 1, counted.report()

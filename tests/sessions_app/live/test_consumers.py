@@ -16,6 +16,8 @@ from sessions_app.services.checks import check_request, check_roll, gm_roll
 from sessions_app.services.timeline import timeline_append
 from tests.clients import session_cookie as _session_cookie
 from tests.clients import socket_frames as _frames
+from tests.factories import secret_sneak_check
+from tests.matches import ALIKE_SETUP, ren_joins_a_match_with_aki
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -368,15 +370,7 @@ async def test_consumer_secret_difficulty_hidden_from_player_frames(session, gm,
     pc, _npc = await _characters(session, gm, player)
     player_socket, _ = await _joined(player, session)
 
-    request = await sync_to_async(check_request)(
-        session=session,
-        by=gm,
-        character=pc,
-        label="Sneak",
-        value_name="Strength",
-        difficulty=17,
-        difficulty_secret=True,
-    )
+    request = await sync_to_async(secret_sneak_check)(session, gm, pc, 17)
     await sync_to_async(check_roll)(request_id=request.pk, by=player, dice=(2, 3))
     frames = "".join(await _frames(player_socket))
 
@@ -389,35 +383,21 @@ async def test_consumer_secret_difficulty_hidden_from_player_frames(session, gm,
 async def test_consumer_match_frames_hide_the_other_seats_hand(session, gm, player):
     from minigames import services as match_services
     from minigames.actual.rules import engine
-    from tests.factories import CharacterFactory, MembershipFactory, UserFactory
 
     @sync_to_async
     def start_match():
-        other = MembershipFactory(table=session.table, user=UserFactory(username="ren")).user
-        aki = CharacterFactory(table=session.table, owner=player, name="Aki")
-        ren = CharacterFactory(table=session.table, owner=other, name="Ren")
-        session.characters.add(aki, ren)
-        match = match_services.match_create(
-            session=session,
-            by=gm,
-            seats=[match_services.SeatSpec(aki), match_services.SeatSpec(ren)],
-            seed=55,
-            options={"first_player": 0},
+        match, other = ren_joins_a_match_with_aki(
+            session, player, by=gm, seed=55, options={"first_player": 0}
         )
-        setup = {
-            "type": "setup",
-            "deck": {"move": 10, "attack": 9, "counter": 1},
-            "pieces": [{"column": 2, "life": 5}],
-        }
-        match_services.match_move(match_id=match.pk, by=player, action=setup, version=0)
-        return match, other, setup
+        match_services.match_move(match_id=match.pk, by=player, action=ALIKE_SETUP, version=0)
+        return match, other
 
-    match, other, setup = await start_match()
+    match, other = await start_match()
     player_socket, _ = await _joined(player, session)
     gm_socket, _ = await _joined(gm, session)
 
     await sync_to_async(match_services.match_move)(
-        match_id=match.pk, by=other, action=setup, version=1
+        match_id=match.pk, by=other, action=ALIKE_SETUP, version=1
     )
     player_frames = "".join(await _frames(player_socket))
     gm_frames = "".join(await _frames(gm_socket))
@@ -440,24 +420,10 @@ async def test_consumer_acticsx_frames_hide_hand_and_unconfirmed_plan(session, g
     from minigames import services as match_services
     from minigames.acticsx.rules import cards as card_data
     from minigames.acticsx.rules import engine as ax
-    from tests.factories import CharacterFactory, MembershipFactory, UserFactory
 
-    @sync_to_async
-    def start_match():
-        other = MembershipFactory(table=session.table, user=UserFactory(username="ren")).user
-        aki = CharacterFactory(table=session.table, owner=player, name="Aki")
-        ren = CharacterFactory(table=session.table, owner=other, name="Ren")
-        session.characters.add(aki, ren)
-        match = match_services.match_create(
-            session=session,
-            by=gm,
-            seats=[match_services.SeatSpec(aki), match_services.SeatSpec(ren)],
-            game="acticsx",
-            seed=7,
-        )
-        return match, other
-
-    match, other = await start_match()
+    match, other = await sync_to_async(ren_joins_a_match_with_aki)(
+        session, player, by=gm, game="acticsx", seed=7
+    )
     player_socket, _ = await _joined(player, session)
 
     @sync_to_async

@@ -13,11 +13,9 @@ from sessions_app.rules import dice_proof
 from sessions_app.selectors.timeline import visible_events
 from sessions_app.services import dice as dice_service
 from sessions_app.services.checks import (
-    ContestSide,
     check_request,
     check_roll,
     command_roll,
-    contest_open,
     gm_roll,
     roll_reveal,
 )
@@ -25,7 +23,7 @@ from sessions_app.services.dice import dice_commit_ahead, dice_reserve
 from sessions_app.services.logs import log_import
 from sessions_app.services.palette import box_send
 from tests.clients import signed_in_client as _client
-from tests.factories import CharacterFactory
+from tests.factories import CharacterFactory, contest_rolled
 from tests.sessions_app.dice_proofs import verified
 from tests.verifier import run_verifier
 
@@ -133,17 +131,16 @@ def test_command_in_error_takes_no_key(session, player):
 
 
 def test_contest_sides_each_verify(session, gm, player, pc, npc):
-    contest = contest_open(
-        session=session,
-        by=gm,
+    contest_rolled(
+        session,
+        gm,
+        player,
         label="Grab the key",
-        action=ContestSide(character=pc, value=5),
-        reaction=ContestSide(character=npc, value=4),
+        action=pc,
+        reaction=npc,
+        action_dice_value=BROWSER_VALUE,
+        reaction_dice_value="66" * 16,
     )
-    action, reaction = contest.requests.order_by("side")
-    check_roll(request_id=action.pk, by=player, dice_value=BROWSER_VALUE)
-    if contest.requests.get(pk=reaction.pk).status == "pending":
-        check_roll(request_id=reaction.pk, by=gm, dice_value="66" * 16)
 
     for event in session.events.filter(kind="check_rolled"):
         assert verified(session, event) == event.payload["faces"]

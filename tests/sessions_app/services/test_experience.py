@@ -37,7 +37,6 @@ from tests.factories import (
     TableFactory,
     UserFactory,
     own_profile,
-    standard_profile,
 )
 
 CATALOGUE = [
@@ -380,41 +379,45 @@ def _spend_in_thread(character_id, user_id, results, *, spent=None, commit=None,
         connection.close()
 
 
+def spent_while_the_first_is_open(player, first_pc, second_pc, **spending):
+    """The player spends for `first_pc` and holds that transaction open while spending for
+    `second_pc` from another thread (each with `spending`, see _spend_in_thread), until the
+    second has had half a second to go through; then both end. Their outcomes, "spent" or
+    "refused", in the order they ended."""
+    results: list[str] = []
+    spent, commit = threading.Event(), threading.Event()
+    first = threading.Thread(
+        target=_spend_in_thread,
+        args=(first_pc.pk, player.pk, results),
+        kwargs={"spent": spent, "commit": commit, **spending},
+    )
+    second = threading.Thread(
+        target=_spend_in_thread, args=(second_pc.pk, player.pk, results), kwargs=spending
+    )
+    first.start()
+    assert spent.wait(timeout=10)
+    second.start()
+    second.join(timeout=0.5)
+    commit.set()
+    first.join(timeout=30)
+    second.join(timeout=30)
+    return results
+
+
 @pytest.mark.django_db(transaction=True)
 def test_growth_spend_two_at_once_cannot_share_points():
     gm = UserFactory(username="gm")
     player = UserFactory(username="player")
     table = TableFactory(gm=gm)
     MembershipFactory(table=table, user=player)
-    profile = standard_profile()
-    profile.pk = None
-    profile.table = table
-    profile.growth_catalogue = CATALOGUE
-    profile.save()
-    table.rules_profile = profile
-    table.save()
+    own_profile(table, growth_catalogue=CATALOGUE)
     # Two PCs of one player: the points are the person's, whichever PC they go to.
     aki = CharacterFactory(table=table, owner=player, name="Aki")
     ren = CharacterFactory(table=table, owner=player, name="Ren")
     give(table, gm, player, 7)
-    results: list[str] = []
-    spent, commit = threading.Event(), threading.Event()
-    first = threading.Thread(
-        target=_spend_in_thread,
-        args=(aki.pk, player.pk, results),
-        kwargs={"spent": spent, "commit": commit},
-    )
-    second = threading.Thread(target=_spend_in_thread, args=(ren.pk, player.pk, results))
-
-    first.start()
-    assert spent.wait(timeout=10)
-    # The first spending has used 5 of the 7 points but not committed: the second must
+    # The first spending uses 5 of the 7 points but does not commit yet: the second must
     # wait for it rather than read the old balance.
-    second.start()
-    second.join(timeout=0.5)
-    commit.set()
-    first.join(timeout=30)
-    second.join(timeout=30)
+    results = spent_while_the_first_is_open(player, aki, ren)
 
     assert sorted(results) == ["refused", "spent"]
     assert balance(table, player) == 2

@@ -1,8 +1,6 @@
 """The experience and growth rules as written: points belong to the person, growth goes
 through a GM, awards go to those who played."""
 
-import threading
-
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
@@ -38,7 +36,10 @@ from tests.factories import (
     own_profile,
     standard_profile,
 )
-from tests.sessions_app.services.test_experience import CATALOGUE, _spend_in_thread
+from tests.sessions_app.services.test_experience import (
+    CATALOGUE,
+    spent_while_the_first_is_open,
+)
 
 
 def _own_profile(table, *, base=None, **fields):
@@ -300,29 +301,10 @@ def test_two_spendings_at_two_tables_at_once_cannot_share_points():
     aki = CharacterFactory(table=friday, owner=player, name="Aki")
     ren = CharacterFactory(table=sunday, owner=player, name="Ren")
     experience_correct(table=friday, by=friday.gm, person=player, amount=7, reason="Start")
-    results: list[str] = []
-    spent, commit = threading.Event(), threading.Event()
-    first = threading.Thread(
-        target=_spend_in_thread,
-        args=(aki.pk, player.pk, results),
-        # Asked with self-service growth: the request itself spends.
-        kwargs={"spent": spent, "commit": commit, "spending": growth_request},
-    )
-    second = threading.Thread(
-        target=_spend_in_thread,
-        args=(ren.pk, player.pk, results),
-        kwargs={"spending": growth_request},
-    )
-
-    first.start()
-    assert spent.wait(timeout=10)
-    # The first has spent 5 of the 7 points at Friday but not committed: the spending at
-    # Sunday must wait for the person's account rather than read the old balance.
-    second.start()
-    second.join(timeout=0.5)
-    commit.set()
-    first.join(timeout=30)
-    second.join(timeout=30)
+    # The first spends 5 of the 7 points at Friday but does not commit yet: the spending at
+    # Sunday must wait for the person's account rather than read the old balance. Both are
+    # asked with self-service growth: the request itself spends.
+    results = spent_while_the_first_is_open(player, aki, ren, spending=growth_request)
 
     assert sorted(results) == ["refused", "spent"]
     assert balance_of(game=table_game(table=sunday), user=player) == 2

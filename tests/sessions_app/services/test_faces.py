@@ -19,6 +19,7 @@ from tests.factories import (
     MembershipFactory,
     UserFactory,
     main_play_start,
+    open_to_spectators,
     scene_started,
 )
 from tests.pictures import picture_bytes
@@ -98,14 +99,23 @@ def test_face_image_served_to_a_member_with_safe_headers(client, gm, face):
     assert response["Cache-Control"].startswith("private")
 
 
+@pytest.fixture
+def unseen_npc_face(session, gm):
+    """A face of the GM's Librarian, an NPC that has not appeared in the session."""
+    npc = CharacterFactory(table=session.table, owner=gm, kind="npc", name="Librarian")
+    return face_add(character=npc, by=gm, data=picture_bytes("PNG"), label="calm")
+
+
 def test_face_image_hidden_from_an_outsider(client, outsider, face):
     client.force_login(outsider)
     assert client.get(reverse("face_image", args=[face.pk])).status_code == 404
 
 
-def test_npc_face_hidden_from_players_until_the_npc_appears(client, session, gm, player, pc):
-    npc = CharacterFactory(table=session.table, owner=gm, kind="npc", name="Librarian")
-    face = face_add(character=npc, by=gm, data=picture_bytes("PNG"), label="calm")
+def test_npc_face_hidden_from_players_until_the_npc_appears(
+    client, session, gm, player, pc, unseen_npc_face
+):
+    face = unseen_npc_face
+    npc = face.character
     client.force_login(player)
     url = reverse("face_image", args=[face.pk])
     assert client.get(url).status_code == 404
@@ -179,9 +189,7 @@ def test_room_offers_the_speakers_expressions_with_a_label(client, session, play
 
 
 def test_spectator_sees_a_pc_face_after_opening_the_room(client, session, gm, face):
-    table = session.table
-    table.spectators_allowed = True
-    table.save()
+    table = open_to_spectators(session.table)
     url = reverse("face_image", args=[face.pk])
     assert client.get(url).status_code == 404
 
@@ -191,9 +199,7 @@ def test_spectator_sees_a_pc_face_after_opening_the_room(client, session, gm, fa
 
 
 def test_spectator_loses_faces_when_the_link_is_renewed(client, session, gm, face):
-    table = session.table
-    table.spectators_allowed = True
-    table.save()
+    table = open_to_spectators(session.table)
     client.get(reverse("watch_session", args=[table.spectator_token, session.pk]))
 
     spectator_token_renew(table=table, by=gm)
@@ -201,23 +207,19 @@ def test_spectator_loses_faces_when_the_link_is_renewed(client, session, gm, fac
     assert client.get(reverse("face_image", args=[face.pk])).status_code == 404
 
 
-def test_spectator_does_not_see_an_npc_face_before_it_appears(client, session, gm):
-    npc = CharacterFactory(table=session.table, owner=gm, kind="npc", name="Librarian")
-    face = face_add(character=npc, by=gm, data=picture_bytes("PNG"), label="calm")
-    table = session.table
-    table.spectators_allowed = True
-    table.save()
+def test_spectator_does_not_see_an_npc_face_before_it_appears(client, session, unseen_npc_face):
+    face = unseen_npc_face
+    table = open_to_spectators(session.table)
     client.get(reverse("watch_session", args=[table.spectator_token, session.pk]))
 
     assert client.get(reverse("face_image", args=[face.pk])).status_code == 404
 
 
-def test_gm_who_opened_the_spectator_link_still_sees_an_unseen_npc_face(client, session, gm):
-    npc = CharacterFactory(table=session.table, owner=gm, kind="npc", name="Librarian")
-    face = face_add(character=npc, by=gm, data=picture_bytes("PNG"), label="calm")
-    table = session.table
-    table.spectators_allowed = True
-    table.save()
+def test_gm_who_opened_the_spectator_link_still_sees_an_unseen_npc_face(
+    client, session, gm, unseen_npc_face
+):
+    face = unseen_npc_face
+    table = open_to_spectators(session.table)
     client.force_login(gm)
     client.get(reverse("watch_session", args=[table.spectator_token, session.pk]))
 

@@ -12,11 +12,9 @@ from sessions_app import log_export
 from sessions_app.kinds.registry import kinds_all
 from sessions_app.services import dice as dice_service
 from sessions_app.services.checks import (
-    ContestSide,
     check_request,
     check_roll,
     command_roll,
-    contest_open,
     gm_roll,
     roll_reveal,
 )
@@ -31,6 +29,7 @@ from tests.factories import (
     RulesProfileFactory,
     UserFactory,
     cast_member,
+    contest_rolled,
     scene_started,
 )
 from tests.matches import dealt
@@ -91,17 +90,15 @@ def played(session, gm, player, monkeypatch):
     roll_reveal(roll=secret, by=gm)
     stage_bring_in(session=session, by=gm, character=npc)
     stage_bring_in(session=session, by=gm, character=ren)
-    contest = contest_open(
-        session=session,
-        by=gm,
+    contest_rolled(
+        session,
+        gm,
+        player,
         label="Arm wrestling",
-        action=ContestSide(character=aki, value=5),
-        reaction=ContestSide(character=npc, value=4),
+        action=aki,
+        reaction=npc,
+        action_dice_value=BROWSER_VALUE,
     )
-    action, reaction = contest.requests.order_by("side")
-    check_roll(request_id=action.pk, by=player, dice_value=BROWSER_VALUE)
-    if contest.requests.get(pk=reaction.pk).status == "pending":
-        check_roll(request_id=reaction.pk, by=gm)
     for text in COMMAND_FAMILIES:
         reservation = dice_reserve(session=session, by=player)
         command_roll(

@@ -182,12 +182,18 @@ def test_chat_view_resource_command_changes_hp(session, player, pc):
     assert _hp(pc) == 7
 
 
-def test_plus_minus_buttons_step_the_resource(session, player, pc):
-    response = _client(player).post(
+def _resource_adjusted(session, user, character, **fields):
+    """`user` adjusts a resource of `character` from the room (a button's `resource` and
+    `change`, or a typed `command`): the answer."""
+    return _client(user).post(
         reverse("resource_adjust", args=[session.pk]),
-        {"character": pc.pk, "resource": "HP", "change": "-1"},
+        {"character": character.pk, **fields},
         **HTMX,
     )
+
+
+def test_plus_minus_buttons_step_the_resource(session, player, pc):
+    response = _resource_adjusted(session, player, pc, resource="HP", change="-1")
 
     assert response.status_code == 200
     assert _hp(pc) == 9
@@ -197,11 +203,7 @@ def test_plus_minus_buttons_step_the_resource(session, player, pc):
 
 
 def test_plus_minus_buttons_of_another_players_pc_refused(session, second_player, pc):
-    response = _client(second_player).post(
-        reverse("resource_adjust", args=[session.pk]),
-        {"character": pc.pk, "resource": "HP", "change": "-1"},
-        **HTMX,
-    )
+    response = _resource_adjusted(session, second_player, pc, resource="HP", change="-1")
 
     assert "error" in response.content.decode()
     assert _hp(pc) == 10
@@ -286,22 +288,14 @@ def test_resource_changes_survive_the_log_export_and_import(session, gm, player,
 
 
 def test_gm_types_a_command_for_a_players_pc(session, gm, pc):
-    response = _client(gm).post(
-        reverse("resource_adjust", args=[session.pk]),
-        {"character": pc.pk, "command": ":HP-12"},
-        **HTMX,
-    )
+    response = _resource_adjusted(session, gm, pc, command=":HP-12")
 
     assert "0/10" in response.content.decode()
     assert _hp(pc) == 0
 
 
 def test_player_cannot_type_a_command_for_another_players_pc(session, second_player, pc):
-    response = _client(second_player).post(
-        reverse("resource_adjust", args=[session.pk]),
-        {"character": pc.pk, "command": ":HP-12"},
-        **HTMX,
-    )
+    response = _resource_adjusted(session, second_player, pc, command=":HP-12")
 
     assert "error" in response.content.decode()
     assert _hp(pc) == 10

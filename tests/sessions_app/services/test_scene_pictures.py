@@ -116,25 +116,28 @@ def test_handout_image_for_one_slot_hidden_from_other_players(
     assert client.get(reverse("handout_image", args=[handout.pk])).status_code == 404
 
 
-def test_scenario_page_uploads_a_planned_scene_background(client, gm, session_scenario):
-    planned = PlannedSceneFactory(scenario=session_scenario)
-    client.force_login(gm)
+def _background_uploaded(client, user, scenario, picture_format):
+    """`user` uploads a picture in `picture_format` as the background of a new planned scene
+    of `scenario`, from the scenario page: (the planned scene, the answer)."""
+    planned = PlannedSceneFactory(scenario=scenario)
+    client.force_login(user)
+    extension = picture_format.lower()
     response = client.post(
-        reverse("planned_scene_background_set", args=[session_scenario.pk, planned.pk]),
-        {"image": SimpleUploadedFile("bg.gif", picture_bytes("GIF"))},
+        reverse("planned_scene_background_set", args=[scenario.pk, planned.pk]),
+        {"image": SimpleUploadedFile(f"bg.{extension}", picture_bytes(picture_format))},
     )
+    return planned, response
+
+
+def test_scenario_page_uploads_a_planned_scene_background(client, gm, session_scenario):
+    planned, response = _background_uploaded(client, gm, session_scenario, "GIF")
     assert response.status_code == 302
     planned.refresh_from_db()
     assert planned.background.name.endswith(".png")
 
 
 def test_scenario_page_upload_by_another_user_is_not_found(client, player, session_scenario):
-    planned = PlannedSceneFactory(scenario=session_scenario)
-    client.force_login(player)
-    response = client.post(
-        reverse("planned_scene_background_set", args=[session_scenario.pk, planned.pk]),
-        {"image": SimpleUploadedFile("bg.png", picture_bytes("PNG"))},
-    )
+    planned, response = _background_uploaded(client, player, session_scenario, "PNG")
     assert response.status_code == 404
     planned.refresh_from_db()
     assert not planned.background

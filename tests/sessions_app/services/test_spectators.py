@@ -19,27 +19,12 @@ from sessions_app.services.chat import chat_post
 from sessions_app.services.checks import gm_roll
 from sessions_app.services.spectators import spectator_token_renew, spectators_allow
 from tests.clients import socket_frames as _frames
-from tests.factories import CharacterFactory
-
-
-def _watching(table):
-    table.spectators_allowed = True
-    table.save()
-    return table
+from tests.factories import CharacterFactory, aki_with_a_hidden_curse, open_to_spectators
 
 
 def _secrets(session, gm, player):
     """A public line and every kind of secret the room holds."""
-    pc = CharacterFactory(
-        table=session.table,
-        owner=player,
-        name="Aki",
-        resources={
-            "HP": {"current": 7, "max": 10},
-            "Curse": {"current": 2, "max": 9, "hidden": True},
-        },
-    )
-    session.characters.add(pc)
+    aki_with_a_hidden_curse(session, player, hp=7, curse=2)
     npc = CharacterFactory(table=session.table, owner=gm, kind="npc", name="Librarian")
     chat_post(session=session, by=gm, text="Welcome to the library")
     chat_post(session=session, by=gm, text="The librarian is the thief", gm_only=True)
@@ -87,7 +72,7 @@ def test_spectators_update_view_refuses_player(client, table, player_membership,
 
 
 def test_watch_index_lists_sessions(client, session):
-    table = _watching(session.table)
+    table = open_to_spectators(session.table)
 
     response = client.get(reverse("watch_index", args=[table.spectator_token]))
 
@@ -96,7 +81,7 @@ def test_watch_index_lists_sessions(client, session):
 
 
 def test_watch_session_rotated_token_404(client, session, gm):
-    table = _watching(session.table)
+    table = open_to_spectators(session.table)
     old = table.spectator_token
     spectator_token_renew(table=table, by=gm)
 
@@ -106,7 +91,7 @@ def test_watch_session_rotated_token_404(client, session, gm):
 
 
 def test_watch_session_shows_no_secret(client, session, gm, player):
-    table = _watching(session.table)
+    table = open_to_spectators(session.table)
     _secrets(session, gm, player)
 
     page = client.get(reverse("watch_session", args=[table.spectator_token, session.pk]))
@@ -119,7 +104,7 @@ def test_watch_session_shows_no_secret(client, session, gm, player):
 
 
 def test_watch_session_spectator_is_not_a_member(client, session):
-    table = _watching(session.table)
+    table = open_to_spectators(session.table)
     members_before = table.memberships.count()
 
     client.get(reverse("watch_session", args=[table.spectator_token, session.pk]))
@@ -145,7 +130,7 @@ async def _watcher(token, session, *, last_seq=0):
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_spectator_socket_bad_token_closed(session):
-    await sync_to_async(_watching)(session.table)
+    await sync_to_async(open_to_spectators)(session.table)
     communicator = WebsocketCommunicator(
         application,
         f"/ws/watch/wrong/sessions/{session.pk}/",
@@ -161,7 +146,7 @@ async def test_spectator_socket_bad_token_closed(session):
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_spectator_socket_gets_public_lines_only(session, gm, player):
-    table = await sync_to_async(_watching)(session.table)
+    table = await sync_to_async(open_to_spectators)(session.table)
     socket, _ = await _watcher(table.spectator_token, session)
 
     await sync_to_async(_secrets)(session, gm, player)
@@ -176,7 +161,7 @@ async def test_spectator_socket_gets_public_lines_only(session, gm, player):
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_spectator_catch_up_has_no_secret(session, gm, player):
-    table = await sync_to_async(_watching)(session.table)
+    table = await sync_to_async(open_to_spectators)(session.table)
     await sync_to_async(_secrets)(session, gm, player)
 
     socket, frames = await _watcher(table.spectator_token, session)
@@ -191,7 +176,7 @@ async def test_spectator_catch_up_has_no_secret(session, gm, player):
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_spectator_socket_closes_when_spectating_stops(session, gm):
-    table = await sync_to_async(_watching)(session.table)
+    table = await sync_to_async(open_to_spectators)(session.table)
     socket, _ = await _watcher(table.spectator_token, session)
 
     await sync_to_async(spectators_allow)(table=table, by=gm, allowed=False)
@@ -203,7 +188,7 @@ async def test_spectator_socket_closes_when_spectating_stops(session, gm):
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_spectator_socket_closes_when_token_renewed(session, gm):
-    table = await sync_to_async(_watching)(session.table)
+    table = await sync_to_async(open_to_spectators)(session.table)
     socket, _ = await _watcher(table.spectator_token, session)
 
     await sync_to_async(spectator_token_renew)(table=table, by=gm)
@@ -215,7 +200,7 @@ async def test_spectator_socket_closes_when_token_renewed(session, gm):
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_spectator_socket_token_rechecked_on_message(session):
-    table = await sync_to_async(_watching)(session.table)
+    table = await sync_to_async(open_to_spectators)(session.table)
     socket, _ = await _watcher(table.spectator_token, session)
     # Changed behind the service's back: no broadcast, only the per-message check.
     await sync_to_async(Table.objects.filter(pk=table.pk).update)(spectators_allowed=False)
@@ -229,7 +214,7 @@ async def test_spectator_socket_token_rechecked_on_message(session):
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_spectator_is_not_present_as_a_member(session, gm):
-    table = await sync_to_async(_watching)(session.table)
+    table = await sync_to_async(open_to_spectators)(session.table)
     socket, _ = await _watcher(table.spectator_token, session)
 
     spectators = await sync_to_async(SpectatorPresence.objects.filter(session=session).count)()
@@ -243,7 +228,7 @@ def test_event_rendered_once_per_spectator_variant(session, gm):
     from sessions_app.live import render
     from sessions_app.models import SpectatorPresence
 
-    _watching(session.table)
+    open_to_spectators(session.table)
     for channel, language in [("a", "en"), ("b", "en"), ("c", "ja")]:
         SpectatorPresence.objects.create(session=session, channel_name=channel, language=language)
     event = chat_post(session=session, by=gm, text="Welcome to the library")
@@ -298,7 +283,7 @@ def test_spectators_see_handouts_revealed_to_everyone_and_never_a_pcs_own(
     client, session, two_handouts_revealed
 ):
     public, private = two_handouts_revealed
-    table = _watching(session.table)
+    table = open_to_spectators(session.table)
 
     html = client.get(
         reverse("watch_session", args=[table.spectator_token, session.pk])
@@ -315,6 +300,6 @@ def test_handout_image_refused_to_anonymous_visitors_without_a_spectator_link(
     client, session, two_handouts_revealed
 ):
     public, _private = two_handouts_revealed
-    _watching(session.table)
+    open_to_spectators(session.table)
 
     assert client.get(reverse("handout_image", args=[public.pk])).status_code == 404

@@ -15,6 +15,8 @@ from tests.factories import (
     CharacterFactory,
     GameSessionFactory,
     MembershipFactory,
+    cast_member,
+    secret_sneak_check,
 )
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -129,15 +131,7 @@ def test_check_roll_status_line_escapes_and_marks_a_refusal(other_client, sessio
 
 
 def test_check_chances_secret_difficulty_hides_success(player_client, session, gm, pc):
-    request = check_request(
-        session=session,
-        by=gm,
-        character=pc,
-        label="Sneak",
-        value_name="Strength",
-        difficulty=11,
-        difficulty_secret=True,
-    )
+    request = secret_sneak_check(session, gm, pc, 11)
 
     response = player_client.post(_url("check_chances", session, request.pk), **HTMX)
 
@@ -310,20 +304,29 @@ def test_roll_log_has_no_edit_or_delete_path(session, gm, npc):
     ]
 
 
-def test_contest_create_and_preview(gm_client, session, pc, player):
-    other = CharacterFactory(
-        table=session.table, owner=player, name="Ren", judgement_values={"Strength": 4}
-    )
-    session.characters.add(other)
+@pytest.fixture
+def players_ren(session, player):
+    """A second PC of the player, Ren (Strength 4), taking part in the session."""
+    return cast_member(session, player, name="Ren", judgement_values={"Strength": 4})
+
+
+def _arm_wrestling_data(action, reaction, **overrides):
+    """The GM's contest form: `action` against `reaction`, Strength against Strength."""
     data = {
         "label": "Arm wrestling",
-        "action_character": pc.pk,
+        "action_character": action.pk,
         "action_value_name": "Strength",
         "action_modifier": "0",
-        "reaction_character": other.pk,
+        "reaction_character": reaction.pk,
         "reaction_value_name": "Strength",
         "reaction_modifier": "0",
     }
+    data.update(overrides)
+    return data
+
+
+def test_contest_create_and_preview(gm_client, session, pc, players_ren):
+    data = _arm_wrestling_data(pc, players_ren)
 
     preview = gm_client.post(_url("contest_preview", session), data, **HTMX)
     created = gm_client.post(_url("contest_create", session), data, **HTMX)
@@ -452,22 +455,8 @@ def test_reaction_side_chances_are_exact_against_the_action_roll(ren_client, ses
     assert f"Wins the contest {percent} against the action side" in response.content.decode()
 
 
-def test_contest_create_with_side_critical_and_fumble(gm_client, session, pc, player):
-    other = CharacterFactory(
-        table=session.table, owner=player, name="Ren", judgement_values={"Strength": 4}
-    )
-    session.characters.add(other)
-    data = {
-        "label": "Arm wrestling",
-        "action_character": pc.pk,
-        "action_value_name": "Strength",
-        "action_modifier": "0",
-        "action_critical": "11",
-        "reaction_character": other.pk,
-        "reaction_value_name": "Strength",
-        "reaction_modifier": "0",
-        "reaction_fumble": "3",
-    }
+def test_contest_create_with_side_critical_and_fumble(gm_client, session, pc, players_ren):
+    data = _arm_wrestling_data(pc, players_ren, action_critical="11", reaction_fumble="3")
 
     preview = gm_client.post(_url("contest_preview", session), data, **HTMX)
     gm_client.post(_url("contest_create", session), data, **HTMX)

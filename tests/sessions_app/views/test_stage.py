@@ -39,6 +39,11 @@ def _stage(client, session, **data):
     return client.post(reverse("stage_action", args=[session.pk]), data, **HTMX)
 
 
+def _gm_starts_a_scene(session, gm, **fields):
+    """The GM starts a scene from the room's stage with `fields`: the answer."""
+    return _stage(_client(gm), session, action="scene_start", **fields)
+
+
 @pytest.fixture
 def scene_running(session, gm, pc):
     return scene_started(
@@ -290,9 +295,7 @@ def opening_with_scenario(session, gm, pc):
 def test_scene_start_without_place_or_purpose_is_refused_with_a_message(session, gm, pc):
     phase_advance(session=session, by=gm, from_phase="preplay")
 
-    response = _stage(
-        _client(gm), session, action="scene_start", scene_player=pc.pk, place=" ", purpose=""
-    )
+    response = _gm_starts_a_scene(session, gm, scene_player=pc.pk, place=" ", purpose="")
 
     text = response.content.decode()
     assert "Say where the scene takes place" in text
@@ -305,10 +308,9 @@ def test_scene_start_shows_place_and_purpose_to_everyone_before_anyone_enters(
     session, gm, player, pc, other_pc
 ):
     phase_advance(session=session, by=gm, from_phase="preplay")
-    _stage(
-        _client(gm),
+    _gm_starts_a_scene(
         session,
-        action="scene_start",
+        gm,
         scene_player=pc.pk,
         place="Harbour",
         purpose="Meet the smuggler",
@@ -334,10 +336,9 @@ def test_scene_start_from_a_planned_scene_offers_its_place_and_purpose(
 def test_scene_start_from_a_planned_scene_takes_the_gm_s_edits(
     session, gm, pc, opening_with_scenario
 ):
-    _stage(
-        _client(gm),
+    _gm_starts_a_scene(
         session,
-        action="scene_start",
+        gm,
         planned=opening_with_scenario.pk,
         place="Bell tower, at night",
         purpose="",

@@ -51,10 +51,9 @@ def test_invite_create_by_player_refused(player_client, table, player_membership
     assert not table.invites.exists()
 
 
-def test_invite_landing_signup_joins_table(client, table, gm):
-    invite = invite_create(table=table, by=gm)
-
-    response = client.post(
+def _newcomer_signs_up(client, invite):
+    """Sign up as "newcomer" on the invite's landing page."""
+    return client.post(
         reverse("invite", args=[invite.token]),
         {
             "action": "signup",
@@ -63,6 +62,12 @@ def test_invite_landing_signup_joins_table(client, table, gm):
             "signup-password2": "a-long-pass-phrase",
         },
     )
+
+
+def test_invite_landing_signup_joins_table(client, table, gm):
+    invite = invite_create(table=table, by=gm)
+
+    response = _newcomer_signs_up(client, invite)
 
     assert response.status_code == 302
     assert Membership.objects.filter(table=table, user__username="newcomer").exists()
@@ -132,15 +137,7 @@ def test_invite_landing_unknown_token_clear_message(client, db):
 def test_invite_landing_expired_signup_creates_nothing(client, table, gm):
     invite = invite_create(table=table, by=gm, lifetime=datetime.timedelta(seconds=-1))
 
-    response = client.post(
-        reverse("invite", args=[invite.token]),
-        {
-            "action": "signup",
-            "signup-username": "newcomer",
-            "signup-password1": "a-long-pass-phrase",
-            "signup-password2": "a-long-pass-phrase",
-        },
-    )
+    response = _newcomer_signs_up(client, invite)
 
     assert response.status_code == 404
     assert b"expired" in response.content
