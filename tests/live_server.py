@@ -66,6 +66,24 @@ def shipped_rules_profiles() -> None:
         )
 
 
+def wait_until_answering(server, name: str, *, timeout: float, poll: float) -> None:
+    """Wait until `server` (with .process, .url, .log() and .stop()) answers /ok/; stop it
+    and fail with its log if its process exits first or `timeout` seconds pass."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if server.process.poll() is not None:
+            raise RuntimeError(f"{name} exited early:\n{server.log()}")
+        with (
+            contextlib.suppress(OSError),
+            urllib.request.urlopen(f"{server.url}/ok/", timeout=2) as response,
+        ):
+            if response.status == 200:
+                return
+        time.sleep(poll)
+    server.stop()
+    raise RuntimeError(f"{name} did not start within {timeout} s:\n{server.log()}")
+
+
 class DaphneServer:
     """One daphne process serving the project on a free port of 127.0.0.1."""
 
@@ -107,22 +125,7 @@ class DaphneServer:
             stdout=self._log,
             stderr=subprocess.STDOUT,
         )
-        self._wait_ready()
-
-    def _wait_ready(self, timeout: float = 30.0) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"daphne exited early:\n{self.log()}")
-            with (
-                contextlib.suppress(OSError),
-                urllib.request.urlopen(f"{self.url}/ok/", timeout=2) as response,
-            ):
-                if response.status == 200:
-                    return
-            time.sleep(0.2)
-        self.stop()
-        raise RuntimeError(f"daphne did not start within {timeout} s:\n{self.log()}")
+        wait_until_answering(self, "daphne", timeout=30.0, poll=0.2)
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
@@ -290,22 +293,7 @@ class NginxServer:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.STDOUT,
         )
-        self._wait_ready()
-
-    def _wait_ready(self, timeout: float = 15.0) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"nginx exited early:\n{self.log()}")
-            with (
-                contextlib.suppress(OSError),
-                urllib.request.urlopen(f"{self.url}/ok/", timeout=2) as response,
-            ):
-                if response.status == 200:
-                    return
-            time.sleep(0.1)
-        self.stop()
-        raise RuntimeError(f"nginx did not start within {timeout} s:\n{self.log()}")
+        wait_until_answering(self, "nginx", timeout=15.0, poll=0.1)
 
     def upstream_for(self, backend_cookie: str) -> str:
         """The daphne address nginx picks for a request carrying `srs_backend=<value>`."""
