@@ -49,6 +49,9 @@ function isDirty(field) {
   return field.value !== field.defaultValue;
 }
 
+// A form's refusal, as the server renders it (not a warning the panel itself carries).
+const REFUSAL = "[role=alert]:is(.error, .form-errors)";
+
 function remember(panel) {
   const focused = document.activeElement;
   const memory = { open: [], fields: {}, focus: null, focusText: null, selection: null };
@@ -73,9 +76,9 @@ function remember(panel) {
   // re-rendered for someone else's change (or a reconnect's catch-up) would otherwise take
   // the message away and leave the refused text looking accepted.
   const edited = Array.from(panel.querySelectorAll("input, textarea, select")).some(isDirty);
-  memory.refusals = edited ? [] : Array.from(panel.querySelectorAll("[role=alert]"), (alert) => {
+  memory.refusals = edited ? [] : Array.from(panel.querySelectorAll(REFUSAL), (alert) => {
     let before = alert.previousElementSibling;
-    while (before && before.matches("[role=alert]")) before = before.previousElementSibling;
+    while (before && before.matches(REFUSAL)) before = before.previousElementSibling;
     return { html: alert.outerHTML, after: elementKey(before) };
   });
   return memory;
@@ -93,7 +96,7 @@ function findByKey(panel, key) {
 }
 
 function restoreRefusals(panel, memory) {
-  if (!memory.refusals.length || panel.querySelector("[role=alert]")) return;
+  if (!memory.refusals.length || panel.querySelector(REFUSAL)) return;
   const lastPlaced = new Map();
   memory.refusals.forEach(({ html, after }) => {
     const template = document.createElement("template");
