@@ -157,6 +157,52 @@ def payload_for(name: str, payload: dict, *, reader_id: int | None, reader_is_gm
     return kind.redact(payload, reader_id)
 
 
+@dataclass(frozen=True)
+class EventView:
+    """What a timeline line needs of its kind, read once per line: the kind's template
+    (empty for a kind only an imported log knows), its marks, and the payload as this
+    reader may see it."""
+
+    template: str
+    folds: bool
+    record: bool
+    notice: bool
+    payload: dict
+
+
+def event_view(name: str, payload: dict, *, reader_id: int | None, reader_is_gm: bool) -> EventView:
+    """How one event of kind `name` shows to one reader."""
+    kind = _KINDS.get(name)
+    return EventView(
+        template="" if kind is None else kind.template,
+        folds=kind is not None and kind.folds,
+        record=kind is not None and kind.record,
+        notice=kind is not None and kind.notice,
+        payload=payload_for(name, payload, reader_id=reader_id, reader_is_gm=reader_is_gm),
+    )
+
+
+@dataclass(frozen=True)
+class EventDelivery:
+    """Who sees what of one event, read from its kind once: whether its actor sees more
+    than the other players, the owners of what it keeps from the others, and the room's
+    panels it changed."""
+
+    actor_sees_more: bool
+    owners: frozenset[int]
+    panels: frozenset["Panel"]
+
+
+def event_delivery(name: str, payload: dict) -> EventDelivery:
+    """How an event of kind `name` with `payload` is carried to the room."""
+    kind = _KINDS.get(name)
+    return EventDelivery(
+        actor_sees_more=kind is not None and kind.actor_sees_more,
+        owners=payload_owners(name, payload),
+        panels=event_panels(kind, payload),
+    )
+
+
 def payload_owners(name: str, payload: dict) -> frozenset[int]:
     """The users who see more of this payload than the other players."""
     kind = _KINDS.get(name)
@@ -201,13 +247,17 @@ def log_place(name: str) -> LogPlace:
 
 
 __all__ = [
+    "EventDelivery",
+    "EventView",
     "Kind",
     "LogPlace",
     "Panel",
     "PayloadError",
     "Topic",
     "UnknownKind",
+    "event_delivery",
     "event_panels",
+    "event_view",
     "kind_find",
     "kind_folds",
     "kind_get",

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from .. import rooms
-from ..kinds.registry import Panel, event_panels, kind_find, payload_owners
+from ..kinds.registry import Panel, event_delivery
 from ..models import GameSession, TimelineEvent
 from ..presenters.live import (
     GM,
@@ -59,9 +59,10 @@ def event_messages(*, event: TimelineEvent) -> list[Message]:
     read again.
     """
     session = event.session
-    kind = kind_find(event.kind)
-    messages = spectator_event_messages(event=event, kind=kind)
+    delivery = event_delivery(event.kind, event.payload)
+    spectators = roster.spectators(session_id=session.pk)
     viewers = roster.viewers(session_id=session.pk, table_id=session.table_id)
+    messages = spectator_event_messages(event=event, panels=delivery.panels, variants=spectators)
     if not viewers:
         return messages
     visibility = event.visibility
@@ -70,14 +71,14 @@ def event_messages(*, event: TimelineEvent) -> list[Message]:
         if visibility == TimelineEvent.Visibility.USERS
         else set()
     )
-    actor_sees_more = kind is not None and kind.actor_sees_more
+    actor_sees_more = delivery.actor_sees_more
     players_see = visibility in (
         TimelineEvent.Visibility.EVERYONE,
         TimelineEvent.Visibility.PLAYERS,
     )
     # The owners of a hidden resource the event moved read its numbers; the other players
     # share a rendering without them.
-    owners = payload_owners(event.kind, event.payload) if players_see else frozenset()
+    owners = delivery.owners if players_see else frozenset()
     personal_ids = {
         user_id
         for user_id, viewer_is_gm, _language, _zone in viewers
@@ -121,7 +122,7 @@ def event_messages(*, event: TimelineEvent) -> list[Message]:
                     _event_message(event, shared, skip=skip),
                 )
             )
-    panels = event_panels(kind, event.payload)
+    panels = delivery.panels
     if panels and all_shared(panels):
         messages += shared_panel_messages(session=_fresh(session), viewers=viewers, panels=panels)
     elif panels:
@@ -146,14 +147,15 @@ def shared_panel_messages(*, session: GameSession, viewers, panels) -> list[Mess
     return messages
 
 
-def spectator_event_messages(*, event: TimelineEvent, kind) -> list[Message]:
-    """The event and the public panels it changed, rendered once per language and zone the
-    room's spectators use (an empty fragment when the event is not for everyone)."""
-    variants = roster.spectators(session_id=event.session_id)
+def spectator_event_messages(
+    *, event: TimelineEvent, panels: frozenset[Panel], variants
+) -> list[Message]:
+    """The event and the public `panels` it changed, rendered once per language and zone
+    the room's spectators use (`variants`; an empty fragment when the event is not for
+    everyone)."""
     if not variants:
         return []
     session = event.session
-    panels = event_panels(kind, event.payload)
     version = 0
     if spectator_partials(panels):
         version = session_last_seq(session_id=session.pk)

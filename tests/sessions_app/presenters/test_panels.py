@@ -4,7 +4,6 @@ for the GM, a player and a spectator."""
 
 import re
 from html.parser import HTMLParser
-from types import SimpleNamespace
 
 import pytest
 from django.template import Context, Template, TemplateSyntaxError
@@ -13,7 +12,7 @@ from django.urls import reverse
 
 from minigames.services import SeatSpec, match_create
 from sessions_app.kinds.registry import Panel
-from sessions_app.live import render
+from sessions_app.live import render, roster
 from sessions_app.models import Character, Phase, TimelineEvent
 from sessions_app.presenters import live
 from sessions_app.presenters.panels import PANELS, spectator_partials
@@ -113,8 +112,11 @@ def _pushed(session, user, viewer_is_gm: bool, panel: Panel) -> str:
 
 def _pushed_to_spectators(session, panel: Panel) -> str:
     event = timeline_append(session=session, kind="session_created", payload={"title": "x"})
-    kind = SimpleNamespace(panels=frozenset({panel}))
-    messages = render.spectator_event_messages(event=event, kind=kind)
+    messages = render.spectator_event_messages(
+        event=event,
+        panels=frozenset({panel}),
+        variants=roster.spectators(session_id=session.pk),
+    )
     return "".join(
         message["html"] for _group, message in messages if message["type"] == "room.panels"
     )
