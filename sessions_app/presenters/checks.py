@@ -7,7 +7,7 @@ from django.utils.translation import gettext as _
 
 from ..models import Roll
 from ..rules import srs_checks, srs_odds
-from ..services.checks import answers_without_dice, contest_win_chance
+from ..selectors.checks import answers_without_dice, contest_win_chance
 
 
 def check_chances_context(check, *, declared, viewer_is_gm: bool) -> dict:

@@ -27,8 +27,9 @@ from ..models import (
     StageRequest,
     TimelineEvent,
 )
-from ..rules import srs_checks, srs_commands, srs_odds
+from ..rules import srs_checks, srs_commands
 from ..selectors.access import is_gm, is_player, member_exists
+from ..selectors.checks import answers_without_dice, contest_chance_for
 from ..selectors.scenes import Voice
 from ..srs_messages import GM_MODIFIER, command_error_message
 from .access import require_gm, require_member
@@ -803,58 +804,6 @@ def contest_open(
     return contest
 
 
-def contest_chance_for(
-    action: CheckRequest,
-    reaction: CheckRequest,
-    reaction_can_roll: bool,
-    *,
-    action_declared: int = 0,
-    reaction_declared: int = 0,
-):
-    """The exact chance that the action side wins, from both sides' requests and the
-    modifiers their players declared so far."""
-    return srs_odds.contest_chance(
-        action.value,
-        reaction.value,
-        action_modifier=action.gm_modifier + action_declared,
-        reaction_modifier=reaction.gm_modifier + reaction_declared,
-        reaction_can_roll=reaction_can_roll,
-        action_critical=action.critical,
-        action_fumble=action.fumble,
-        reaction_critical=reaction.critical,
-        reaction_fumble=reaction.fumble,
-    )
-
-
-def contest_win_chance(request: CheckRequest, modifier: int):
-    """The exact chance that this side of a contest wins with `modifier` (the GM's and its
-    player's), given what is known when it rolls: the action side rolls against the
-    reaction side's judgement value and GM modifier; the reaction side against the action
-    side's roll. None for a check outside a contest."""
-    if not request.contest_id:
-        return None
-    contest = request.contest
-    other = contest.requests.exclude(pk=request.pk).get()
-    if request.side == CheckRequest.Side.ACTION:
-        return contest_chance_for(
-            request,
-            other,
-            contest.reaction_can_roll,
-            action_declared=modifier - request.gm_modifier,
-        )
-    action_roll = Roll.objects.filter(request=other).first()
-    if action_roll is None:
-        return None
-    return srs_odds.reaction_chance(
-        srs_checks.CheckResult.from_dict(action_roll.result),
-        request.value,
-        reaction_modifier=modifier,
-        reaction_can_roll=contest.reaction_can_roll,
-        critical=request.critical,
-        fumble=request.fumble,
-    )
-
-
 def _side_summary(request: CheckRequest) -> dict:
     return {
         "character": request.character.name,
@@ -865,15 +814,6 @@ def _side_summary(request: CheckRequest) -> dict:
         "critical": request.critical,
         "fumble": request.fumble,
     }
-
-
-def answers_without_dice(request: CheckRequest) -> bool:
-    """Whether this is the reaction side of a contest that cannot roll (判定ができない)."""
-    return (
-        request.side == CheckRequest.Side.REACTION
-        and request.contest_id is not None
-        and not request.contest.reaction_can_roll
-    )
 
 
 def _gm_and_declared(request: CheckRequest, declared: Iterable[DeclaredModifier]) -> list[dict]:
