@@ -2,6 +2,7 @@
 
 import os
 import shutil
+import time
 
 import pytest
 
@@ -162,6 +163,36 @@ def live_server_url(request, transactional_db, _shared_daphne):
     if "browser" in request.fixturenames:
         for context in request.getfixturevalue("browser").contexts:
             context.close()
+    _server_settled()
+
+
+def _server_settled(timeout: float = 10.0) -> None:
+    """Wait until the shared server has finished with this test's data: the closed pages'
+    sockets forgotten (their presence rows deleted) and, on PostgreSQL, no statement or
+    transaction of its own still open. A request a test's last click started, or a socket's
+    goodbye, still writing beside the flush's TRUNCATE deadlocked with it on PostgreSQL.
+    Past the timeout the flush goes ahead: a server that never settles fails its own way."""
+    from django.db import connection
+
+    from sessions_app.models import Presence, SpectatorPresence
+
+    deadline = time.monotonic() + timeout
+    quiet_polls = 0
+    while time.monotonic() < deadline:
+        busy = Presence.objects.exists() or SpectatorPresence.objects.exists()
+        if not busy and connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                    " AND pid <> pg_backend_pid() AND backend_type = 'client backend'"
+                    " AND state <> 'idle'"
+                )
+                busy = cursor.fetchone()[0] > 0
+        # Twice quiet in a row: a socket's goodbye may start just after a first look.
+        quiet_polls = 0 if busy else quiet_polls + 1
+        if quiet_polls >= 2:
+            return
+        time.sleep(0.05)
 
 
 @pytest.fixture
