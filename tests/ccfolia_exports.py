@@ -46,6 +46,12 @@ def character(name: str = "天城 アキ", **fields) -> dict:
     }
 
 
+def copied_character(name: str = "天城 アキ", **fields) -> dict:
+    """A character as Ccfolia's clipboard format carries it: what a sheet site's "copy for
+    Ccfolia" button puts on the clipboard."""
+    return {"kind": "character", "data": character(name, **fields)}
+
+
 def scene(name: str = "図書館", **fields) -> dict:
     return {
         "name": name,

@@ -78,9 +78,9 @@ class CharacterFactory(TablePartFactory):
     class Meta:
         model = Character
 
-    owner = factory.SubFactory(UserFactory)
-    kind = Character.Kind.PC
     name = factory.Sequence(lambda n: f"Character {n}")
+    kind = Character.Kind.PC
+    owner = factory.SubFactory(UserFactory)
     judgement_values = factory.LazyFunction(lambda: {"Strength": 3})
 
 

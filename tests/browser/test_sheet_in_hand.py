@@ -7,27 +7,17 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.pages import logged_in, opened_live, room_page
+from tests.ccfolia_exports import copied_character
 from tests.factories import friday_session
 
 pytestmark = pytest.mark.browser
 
 # Shaped like a sheet site's Ccfolia export, written for this test.
-SHEET = {
-    "kind": "character",
-    "data": {
-        "name": "天城 アキ",
-        "memo": "図書館の司書。",
-        "initiative": 9,
-        "externalUrl": "",
-        "status": [{"label": "HP", "value": 24, "max": 24}, {"label": "MP", "value": 8, "max": 8}],
-        "params": [{"label": "筋力", "value": "4"}, {"label": "反射", "value": "6"}],
-        "commands": "2D6+{反射}>=\n:HP-\n{反射}で身をかわす",
-        "secret": False,
-        "invisible": False,
-        "hideStatus": False,
-        "color": "#888888",
-    },
-}
+SHEET = copied_character(
+    status=[{"label": "HP", "value": 24, "max": 24}, {"label": "MP", "value": 8, "max": 8}],
+    params=[{"label": "筋力", "value": "4"}, {"label": "反射", "value": "6"}],
+    commands="2D6+{反射}>=\n:HP-\n{反射}で身をかわす",
+)
 
 
 @pytest.fixture
