@@ -143,13 +143,18 @@ class DaphneServer:
             self.log_path.unlink()
 
 
-def cookie_for(user) -> str:
-    """A session cookie for `user`, as the Cookie header of a request to a live server."""
+def session_key_for(user) -> str:
+    """The value of a session cookie that signs `user` in on a live server."""
     from django.test import Client
 
     client = Client()
     client.force_login(user)
-    return f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
+    return client.cookies[settings.SESSION_COOKIE_NAME].value
+
+
+def cookie_for(user) -> str:
+    """A session cookie for `user`, as the Cookie header of a request to a live server."""
+    return f"{settings.SESSION_COOKIE_NAME}={session_key_for(user)}"
 
 
 @contextlib.contextmanager
