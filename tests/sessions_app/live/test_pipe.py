@@ -210,6 +210,11 @@ async def test_a_storm_of_joins_reads_the_catch_up_once_per_audience(
     sockets = [await _communicator(player, session) for _ in range(SOCKETS)]
     for socket in sockets:
         assert (await socket.connect())[0]
+    # A socket is accepted before it joins its groups (on Redis, a round trip each): a read
+    # that starts before a socket joined is rightly not shared with it. All have joined here.
+    async with asyncio.timeout(10):
+        while len(roster.local_sockets(session.pk)) < SOCKETS:
+            await asyncio.sleep(0.01)
 
     async with _statements() as statements:
         await asyncio.gather(
