@@ -209,6 +209,8 @@ def post_chat(server_url: str, session, cookie: str, text: str) -> int:
 _NGINX_CONF = """
 # Generated for one test run: everything under {prefix}, nothing of the system's nginx.
 worker_processes 1;
+# A graceful stop otherwise waits for every held websocket to close, past the test's end.
+worker_shutdown_timeout 1s;
 pid {prefix}/nginx.pid;
 error_log {prefix}/error.log warn;
 events {{ worker_connections 1024; }}
@@ -314,7 +316,7 @@ class NginxServer:
 
     def stop(self) -> None:
         if self.process.poll() is None:
-            # SIGQUIT: nginx's graceful stop, which also closes held websockets.
+            # SIGQUIT: nginx's graceful stop; worker_shutdown_timeout closes held websockets.
             self.process.send_signal(signal.SIGQUIT)
             try:
                 self.process.wait(timeout=10)

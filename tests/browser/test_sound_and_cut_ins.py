@@ -17,9 +17,10 @@ pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
-def sound_allowed_browser(browser_type, browser_type_launch_args):
+def sound_allowed_browser(browser_type, browser_type_launch_args, live_server_url):
     """A Chromium that lets pages play sound without a click first, as a browser does once
-    its user allowed the site."""
+    its user allowed the site. It asks for the live server so that it closes before the
+    server's teardown, which waits for every page's socket to be gone."""
     launched = browser_type.launch(
         **{
             **browser_type_launch_args,
