@@ -131,6 +131,7 @@ kind_register(
         ),
         template="minigames/kinds/match_finished.html",
         panels={Panel.MATCHES},
+        gm_sees_more=True,
     ),
     Kind(
         name="match_outcome",

@@ -70,6 +70,7 @@ kind_register(
     Kind(
         name="growth_requested",
         folds=True,
+        gm_sees_more=True,
         payload=GrowthStep,
         panels={Panel.AFTERPLAY, Panel.INBOX},
         samples=(

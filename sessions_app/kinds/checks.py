@@ -411,14 +411,14 @@ kind_register(
         samples=_CHECK_ROLLS,
         panels={Panel.CHECKS},
         topic=Topic.CHECKS,
-        actor_sees_more=True,
+        gm_sees_more=True,
     ),
     Kind(
         name="command_rolled",
         payload=CommandSum | CommandCheck | CommandRolled,
         samples=_COMMAND_ROLLS + _BCDICE_ROLLS,
         topic=Topic.CHECKS,
-        actor_sees_more=True,
+        gm_sees_more=True,
     ),
     Kind(
         name="roll_revealed",

@@ -83,9 +83,10 @@ class Kind:
     # A line of the table's bookkeeping (a request, an allowance, an entry, an exit): the
     # Main channel folds a run of them into one line, the Information channel keeps them.
     folds: bool = False
-    # The actor's own line shows more than everyone else's (a void control on their own
-    # roll): the room renders it once more for them.
-    actor_sees_more: bool = False
+    # The GM's line shows more than the players' (a control, a name the players may not
+    # know yet): the room renders it for the GM apart. Otherwise the players' rendering
+    # goes to the GM too. A kind with `redact` always shows the GM more.
+    gm_sees_more: bool = False
     # A record kept for verification (dice commitments, reserved and skipped keys), not a
     # line of play: the room shows it on the Information tab only.
     record: bool = False
@@ -184,11 +185,11 @@ def event_view(name: str, payload: dict, *, reader_id: int | None, reader_is_gm:
 
 @dataclass(frozen=True)
 class EventDelivery:
-    """Who sees what of one event, read from its kind once: whether its actor sees more
-    than the other players, the owners of what it keeps from the others, and the room's
-    panels it changed."""
+    """Who sees what of one event, read from its kind once: whether the GM sees more than
+    the players, the owners of what it keeps from the others, and the room's panels it
+    changed."""
 
-    actor_sees_more: bool
+    gm_sees_more: bool
     owners: frozenset[int]
     panels: frozenset["Panel"]
 
@@ -197,7 +198,8 @@ def event_delivery(name: str, payload: dict) -> EventDelivery:
     """How an event of kind `name` with `payload` is carried to the room."""
     kind = _KINDS.get(name)
     return EventDelivery(
-        actor_sees_more=kind is not None and kind.actor_sees_more,
+        # A kind nobody registered is rendered for each side apart, to be safe.
+        gm_sees_more=kind is None or kind.gm_sees_more or kind.redact is not None,
         owners=payload_owners(name, payload),
         panels=event_panels(kind, payload),
     )

@@ -348,6 +348,7 @@ kind_register(
     Kind(
         name="stage_requested",
         folds=True,
+        gm_sees_more=True,
         payload=StageRequest,
         samples=(
             _request("companion", "asked"),
@@ -359,6 +360,7 @@ kind_register(
     Kind(
         name="stage_request_answered",
         folds=True,
+        gm_sees_more=True,
         payload=StageRequest,
         samples=(_request("companion", "pending"), _request("companion", "declined")),
         panels={Panel.STAGE, Panel.INBOX},
@@ -419,6 +421,7 @@ kind_register(
     Kind(
         name="scene_requested",
         folds=True,
+        gm_sees_more=True,
         payload=SceneWish,
         samples=(
             _WISH,

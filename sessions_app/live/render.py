@@ -1,7 +1,8 @@
 """Each committed change rendered once per audience and variant, as messages to its groups.
 
-An event is rendered once for each audience that may see it (the GM, the players, a listed
-user, the one who rolled) and each language and time zone the room's open pages use
+An event is rendered once for each audience that may see it (the players, the GM when it
+sees more than they do, a listed user, the owner of a hidden number) and each language and
+time zone the room's open pages use
 (`roster` says which); the panels it changed are rendered once per person present. Every
 audience hears every sequence number: an event it may not see arrives as an empty fragment,
 so a socket tells a gap (something was lost) from an event that was not for it.
@@ -12,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from .. import rooms
-from ..kinds.registry import Panel, event_delivery
+from ..kinds.registry import EventDelivery, Panel, event_delivery
 from ..models import GameSession, TimelineEvent
 from ..presenters.live import (
     GM,
@@ -65,13 +66,25 @@ def event_messages(*, event: TimelineEvent) -> list[Message]:
     messages = spectator_event_messages(event=event, panels=delivery.panels, variants=spectators)
     if not viewers:
         return messages
+    messages += _line_messages(event, delivery, viewers)
+    panels = delivery.panels
+    if panels and all_shared(panels):
+        messages += shared_panel_messages(session=_fresh(session), viewers=viewers, panels=panels)
+    elif panels:
+        messages += panel_messages(session=_fresh(session), viewers=viewers, panels=panels)
+    return messages
+
+
+def _line_messages(event: TimelineEvent, delivery: EventDelivery, viewers) -> list[Message]:
+    """The event's line for the room's members present, once per audience and variant."""
+    session = event.session
+    messages: list[Message] = []
     visibility = event.visibility
     listed = (
         set(event.audience.values_list("pk", flat=True))
         if visibility == TimelineEvent.Visibility.USERS
         else set()
     )
-    actor_sees_more = delivery.actor_sees_more
     players_see = visibility in (
         TimelineEvent.Visibility.EVERYONE,
         TimelineEvent.Visibility.PLAYERS,
@@ -82,51 +95,35 @@ def event_messages(*, event: TimelineEvent) -> list[Message]:
     personal_ids = {
         user_id
         for user_id, viewer_is_gm, _language, _zone in viewers
-        if not viewer_is_gm
-        and (
-            user_id in listed
-            or user_id in owners
-            or (actor_sees_more and players_see and user_id == event.actor_id)
-        )
+        if not viewer_is_gm and (user_id in listed or user_id in owners)
     }
     users = users_by_id(personal_ids)
+    # A line the GM sees as the players do is rendered once for both.
+    gm_shares = visibility == TimelineEvent.Visibility.EVERYONE and not delivery.gm_sees_more
     for variant, present in by_variant(viewers).items():
+        gm_present = any(viewer_is_gm for _user_id, viewer_is_gm in present)
+        players = [user_id for user_id, viewer_is_gm in present if not viewer_is_gm]
         with viewing(variant):
-            if any(viewer_is_gm for _user_id, viewer_is_gm in present):
+            shared = ""
+            if players_see and (players or gm_present and gm_shares):
+                shared = timeline_fragment([event_html(event, viewer=None, viewer_is_gm=False)])
+            if gm_present:
                 html = ""
-                if visibility != TimelineEvent.Visibility.PLAYERS:
+                if gm_shares:
+                    html = shared
+                elif visibility != TimelineEvent.Visibility.PLAYERS:
                     html = timeline_fragment([event_html(event, viewer=None, viewer_is_gm=True)])
                 messages.append((room_group(session.pk, GM, variant), _event_message(event, html)))
-            players = [user_id for user_id, viewer_is_gm in present if not viewer_is_gm]
             if not players:
                 continue
-            skip = []
-            for user_id in players:
-                if user_id in personal_ids:
-                    html = timeline_fragment(
-                        [event_html(event, viewer=users[user_id], viewer_is_gm=False)]
-                    )
-                    messages.append(
-                        (
-                            room_group(session.pk, user_audience(user_id), variant),
-                            _event_message(event, html),
-                        )
-                    )
-                    skip.append(user_id)
-            shared = ""
-            if players_see:
-                shared = timeline_fragment([event_html(event, viewer=None, viewer_is_gm=False)])
+            personal = [users[user_id] for user_id in players if user_id in personal_ids]
+            messages += _personal_messages(event, variant, personal)
             messages.append(
                 (
                     room_group(session.pk, PLAYERS, variant),
-                    _event_message(event, shared, skip=skip),
+                    _event_message(event, shared, skip=[user.pk for user in personal]),
                 )
             )
-    panels = delivery.panels
-    if panels and all_shared(panels):
-        messages += shared_panel_messages(session=_fresh(session), viewers=viewers, panels=panels)
-    elif panels:
-        messages += panel_messages(session=_fresh(session), viewers=viewers, panels=panels)
     return messages
 
 
@@ -177,6 +174,19 @@ def spectator_event_messages(
                 }
                 messages.append((group, panels_message))
     return messages
+
+
+def _personal_messages(event: TimelineEvent, variant: Variant, users) -> list[Message]:
+    """The event for players who see more of it than the others, each in their own group."""
+    return [
+        (
+            room_group(event.session_id, user_audience(user.pk), variant),
+            _event_message(
+                event, timeline_fragment([event_html(event, viewer=user, viewer_is_gm=False)])
+            ),
+        )
+        for user in users
+    ]
 
 
 def _event_message(event: TimelineEvent, html: str, *, skip: list[int] | None = None) -> dict:

@@ -16,8 +16,9 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.html import strip_tags
 
-from sessions_app.kinds.registry import kinds_all
+from sessions_app.kinds.registry import event_delivery, kinds_all
 from sessions_app.models import TimelineEvent
+from sessions_app.presenters.live import event_html
 from sessions_app.selectors.timeline import events_after
 from sessions_app.services.timeline import timeline_append
 
@@ -189,3 +190,20 @@ def test_kind_template_prints_only_what_its_samples_hold(kind, session, gm):
             missing |= set(re.findall(r"‹missing ([^›]+)›", rendered)) - fallbacks
 
     assert missing == set()
+
+
+def test_a_kind_says_it_shows_the_gm_more_exactly_when_one_of_its_samples_does(session, player):
+    """The room renders a line once for the GM and the players unless its kind says the GM
+    sees more: a kind that says so needlessly costs a render, one that fails to leaks
+    nothing but shows the GM the players' line without its controls."""
+    shows_more, says_more = set(), set()
+    for kind in kinds_all():
+        if event_delivery(kind.name, kind.samples[0]).gm_sees_more:
+            says_more.add(kind.name)
+        for sample in kind.samples:
+            event = timeline_append(session=session, kind=kind.name, actor=player, payload=sample)
+            as_gm = event_html(event, viewer=None, viewer_is_gm=True)
+            if as_gm != event_html(event, viewer=None, viewer_is_gm=False):
+                shows_more.add(kind.name)
+
+    assert says_more == shows_more

@@ -8,12 +8,14 @@ from channels.layers import get_channel_layer
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 
 from sessions_app.live import render
 from sessions_app.live.consumers import CLOSE_SIGNED_OUT
-from sessions_app.models import Membership
+from sessions_app.models import Membership, TimelineEvent
 from sessions_app.presenters import live
 from sessions_app.services.chat import chat_post
+from sessions_app.services.checks import command_roll
 from sessions_app.services.timeline import presence_enter
 from tests.factories import MembershipFactory, UserFactory
 from tests.sessions_app.live.test_consumers import _communicator, _frames, _joined, _session_cookie
@@ -48,6 +50,62 @@ def test_event_rendered_once_per_audience_and_language(session, gm, player):
     )
     by_group = dict(messages)
     assert "Welcome" in by_group[live.room_group(session.pk, live.PLAYERS, ja)]["html"]
+
+
+def _counting_renders(monkeypatch) -> list[bool]:
+    """Record whether each line render was the GM's, while still rendering it."""
+    rendered = []
+    real = render.event_html
+
+    def counted(event, *, viewer, viewer_is_gm):
+        rendered.append(viewer_is_gm)
+        return real(event, viewer=viewer, viewer_is_gm=viewer_is_gm)
+
+    monkeypatch.setattr(render, "event_html", counted)
+    return rendered
+
+
+@pytest.mark.django_db
+def test_a_line_the_gm_sees_as_the_players_do_is_rendered_once_for_both(
+    session, gm, player, monkeypatch
+):
+    for n, user in enumerate([gm, player]):
+        presence_enter(session_id=session.pk, user=user, channel_name=f"c{n}", language="en")
+    event = chat_post(session=session, by=player, text="Shelves to the ceiling")
+    rendered = _counting_renders(monkeypatch)
+
+    messages = dict(render.event_messages(event=event))
+
+    en = live.Variant("en")
+    assert rendered == [False]
+    gm_line = messages[live.room_group(session.pk, live.GM, en)]["html"]
+    assert "Shelves to the ceiling" in gm_line
+    assert gm_line == messages[live.room_group(session.pk, live.PLAYERS, en)]["html"]
+
+
+@pytest.mark.django_db
+def test_a_public_roll_is_rendered_for_the_gm_and_once_for_every_player_its_roller_included(
+    session, gm, player, monkeypatch
+):
+    other = UserFactory(username="other")
+    MembershipFactory(table=session.table, user=other, role=Membership.Role.PLAYER)
+    for n, user in enumerate([gm, player, other]):
+        presence_enter(session_id=session.pk, user=user, channel_name=f"c{n}", language="en")
+    roll = command_roll(session=session, by=player, text="2D6 Climb")
+    event = TimelineEvent.objects.get(session=session, kind="command_rolled")
+    rendered = _counting_renders(monkeypatch)
+
+    messages = dict(render.event_messages(event=event))
+
+    en = live.Variant("en")
+    assert sorted(rendered) == [False, True]
+    players = messages[live.room_group(session.pk, live.PLAYERS, en)]
+    assert "skip" not in players
+    # Nothing on the card is the roller's alone: a public roll has nothing to reveal.
+    assert "roll-actions" not in players["html"]
+    void_url = reverse("roll_void", args=(session.pk, roll.pk))
+    assert void_url not in players["html"]
+    assert void_url in messages[live.room_group(session.pk, live.GM, en)]["html"]
 
 
 @pytest.mark.django_db
