@@ -2,10 +2,10 @@
 
 An event is rendered once for each audience that may see it (the players, the GM when it
 sees more than they do, a listed user, the owner of a hidden number) and each language and
-time zone the room's open pages use
-(`roster` says which); the panels it changed are rendered once per person present. Every
-audience hears every sequence number: an event it may not see arrives as an empty fragment,
-so a socket tells a gap (something was lost) from an event that was not for it.
+time zone the room's open pages use (`roster` says which); the panels it changed are
+rendered once per person present. Every audience hears every sequence number: an event it
+may not see arrives as an empty fragment, so a socket tells a gap (something was lost) from
+an event that was not for it.
 """
 
 from __future__ import annotations
