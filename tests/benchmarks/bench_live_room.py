@@ -33,6 +33,7 @@ import os
 import statistics
 import subprocess
 import sys
+from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -128,23 +129,29 @@ def _cookie(user) -> str:
 
 
 class Tables:
-    """Rooms to put sockets in: sessions of tables with one GM and the same five players."""
+    """Rooms to put sockets in: sessions of tables with one GM and the same five players.
+
+    Each app has sessions of its own. The plain room numbers its lines with the session's
+    own sequence number, so in a shared session the project's sockets, still closing from
+    the app's last turn, would see the number move with no event of theirs and read the
+    database to catch up, on the machine the next app is measured on."""
 
     def __init__(self) -> None:
         self.gm = UserFactory(username="bench-gm")
         self.players = [UserFactory(username=f"bench-player-{n}") for n in range(PLAYERS)]
         self.cookies = {user.pk: _cookie(user) for user in [self.gm, *self.players]}
-        self.sessions = []
+        self.sessions: dict[str, list] = defaultdict(list)
 
-    def members(self, count: int) -> harness.Members:
-        while len(self.sessions) < count:
+    def members(self, count: int, app: str) -> harness.Members:
+        sessions = self.sessions[app]
+        while len(sessions) < count:
             table = TableFactory(gm=self.gm)
             for player in self.players:
                 MembershipFactory(table=table, user=player)
-            self.sessions.append(GameSessionFactory(table=table))
+            sessions.append(GameSessionFactory(table=table))
         players = [self.cookies[player.pk] for player in self.players]
         return harness.Members(
-            session_ids=[session.pk for session in self.sessions[:count]],
+            session_ids=[session.pk for session in sessions[:count]],
             poster=players[0],
             gm=self.cookies[self.gm.pk],
             players=players,
@@ -157,7 +164,7 @@ def rooms_for(
     """`fresh`: the project's sockets sync as a page loaded just now does."""
     if deployment.app == "bare":
         return harness.bare_rooms(deployment, count)
-    members = tables.members(count)
+    members = tables.members(count, deployment.app)
     if deployment.app == "plain":
         return harness.plain_rooms(deployment, members)
     if fresh:
