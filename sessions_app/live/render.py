@@ -77,7 +77,6 @@ def event_messages(*, event: TimelineEvent) -> list[Message]:
 
 def _line_messages(event: TimelineEvent, delivery: EventDelivery, viewers) -> list[Message]:
     """The event's line for the room's members present, once per audience and variant."""
-    session = event.session
     messages: list[Message] = []
     visibility = event.visibility
     listed = (
@@ -113,14 +112,16 @@ def _line_messages(event: TimelineEvent, delivery: EventDelivery, viewers) -> li
                     html = shared
                 elif visibility != TimelineEvent.Visibility.PLAYERS:
                     html = timeline_fragment([event_html(event, viewer=None, viewer_is_gm=True)])
-                messages.append((room_group(session.pk, GM, variant), _event_message(event, html)))
+                messages.append(
+                    (room_group(event.session_id, GM, variant), _event_message(event, html))
+                )
             if not players:
                 continue
             personal = [users[user_id] for user_id in players if user_id in personal_ids]
             messages += _personal_messages(event, variant, personal)
             messages.append(
                 (
-                    room_group(session.pk, PLAYERS, variant),
+                    room_group(event.session_id, PLAYERS, variant),
                     _event_message(event, shared, skip=[user.pk for user in personal]),
                 )
             )
