@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from sessions_app.selectors.access import is_gm
+from sessions_app.selectors.access import LARGEST_ID, is_gm
 from sessions_app.selectors.chat_tabs import chat_tabs_open
 from sessions_app.selectors.pictures import faces_by_character
 from sessions_app.selectors.play import main_play_running
@@ -157,16 +157,12 @@ def _run(form, action):
     return True
 
 
-# A posted id past any database column names nothing (and must not reach the database).
-_LARGEST_ID = 2**63 - 1
-
-
 def _named_voice(session, character_id, face_id=None):
     """The one character a chat line or a roll names, as selectors.scenes.voice_get reads
     it; None when it names none (or nothing that can exist)."""
-    if character_id is None or not 0 < character_id <= _LARGEST_ID:
+    if character_id is None or not 0 < character_id <= LARGEST_ID:
         return None
-    if face_id is not None and not 0 < face_id <= _LARGEST_ID:
+    if face_id is not None and not 0 < face_id <= LARGEST_ID:
         face_id = None
     return voice_get(session=session, character_id=character_id, face_id=face_id)
 

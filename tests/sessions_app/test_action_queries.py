@@ -59,12 +59,15 @@ class Counted:
         self.response = response
 
     def of(self, table: str, verb: str = "SELECT") -> int:
-        """The action's statements that read (or `verb`) rows of `table` itself."""
-        mark = {"SELECT": "FROM", "INSERT": "INSERT INTO", "UPDATE": "UPDATE"}.get(verb, verb)
+        """The action's statements that read (or `verb`) rows of `table` itself: a read
+        names it after FROM or JOIN."""
+        marks = {"SELECT": ("FROM", "JOIN"), "INSERT": ("INSERT INTO",), "UPDATE": ("UPDATE",)}
         return sum(
             1
             for sql in self.action
-            if sql.startswith(verb) and f'{mark} "{table}"' in sql and "FOR UPDATE" not in sql
+            if sql.startswith(verb)
+            and any(f'{mark} "{table}"' in sql for mark in marks.get(verb, (verb,)))
+            and "FOR UPDATE" not in sql
         )
 
     def report(self) -> str:

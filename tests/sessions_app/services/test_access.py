@@ -3,6 +3,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied
 from django.db.models import OuterRef
 from django.http import Http404
+from django.utils import timezone
 
 from sessions_app.models import GameSession, Membership
 from sessions_app.selectors.access import (
@@ -121,6 +122,48 @@ def test_member_session_reads_table_and_profile_with_the_session(
     with django_assert_num_queries(0):
         assert found_session.table.name == "Friday table"
         assert found_session.rules_profile.pk == session.rules_profile_id
+
+
+def _field_values(instance) -> dict:
+    return {
+        field.attname: getattr(instance, field.attname)
+        for field in type(instance)._meta.concrete_fields
+    }
+
+
+def test_member_session_loads_every_field_as_the_orm_does(session, player, player_membership):
+    # Values of every kind the four rows hold: times, a date, JSON, true and false, nulls.
+    session.player_order = [player.pk]
+    session.preparation = {"notes": "Bring the map", "order": [1, 2]}
+    session.experience_confirmed_at = timezone.now()
+    session.save()
+    session.table.spectators_allowed = True
+    session.table.save()
+
+    found_session, membership = member_session(user=player, session_id=session.pk)
+
+    expected_session = GameSession.objects.select_related("table", "rules_profile").get(
+        pk=session.pk
+    )
+    assert _field_values(found_session) == _field_values(expected_session)
+    assert _field_values(found_session.table) == _field_values(expected_session.table)
+    assert _field_values(found_session.rules_profile) == _field_values(
+        expected_session.rules_profile
+    )
+    assert _field_values(membership) == _field_values(
+        Membership.objects.get(pk=player_membership.pk)
+    )
+    assert found_session.created_at.utcoffset() is not None
+    assert not found_session._state.adding
+
+
+@pytest.mark.parametrize("session_id", [0, -1, 2**63, 10**30])
+def test_member_session_none_for_an_id_no_column_holds(player, session_id):
+    assert member_session(user=player, session_id=session_id) is None
+
+
+def test_member_session_none_for_anonymous(session):
+    assert member_session(user=AnonymousUser(), session_id=session.pk) is None
 
 
 def test_member_session_or_404_returns_for_member(session, gm):
