@@ -7,6 +7,7 @@ Keys the shape does not declare are refused.
 """
 
 import types
+from functools import cache
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints, is_typeddict
 
 
@@ -45,7 +46,7 @@ def shape_check(shape: Any, value: Any, where: str = "payload") -> None:
 def _typed_dict_check(shape, value, where: str) -> None:
     if not isinstance(value, dict):
         raise PayloadError(f"{where} is {type(value).__name__}, not an object")
-    fields = get_type_hints(shape)
+    fields = _declared_fields(shape)
     missing = sorted(shape.__required_keys__ - value.keys())
     if missing:
         raise PayloadError(f"{where} lacks {', '.join(missing)}")
@@ -54,6 +55,14 @@ def _typed_dict_check(shape, value, where: str) -> None:
         raise PayloadError(f"{where} has keys its kind does not declare: {', '.join(extra)}")
     for key, item in value.items():
         shape_check(fields[key], item, f"{where}.{key}")
+
+
+@cache
+def _declared_fields(shape) -> dict[str, Any]:
+    """A TypedDict's keys and their shapes. Resolving the annotations is most of what a
+    check costs (a roll's payload has nested shapes in unions), and a class's never
+    change: each is resolved once."""
+    return get_type_hints(shape)
 
 
 def _union_check(options, value, where: str) -> None:
