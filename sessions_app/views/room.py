@@ -58,7 +58,7 @@ from ..presenters.room import (
     voice_offered,
     voices,
 )
-from ..presenters.stage import speaker_choice, speakers
+from ..presenters.stage import speakers
 from .access import member_view
 from .common import apply_errors
 
@@ -142,6 +142,18 @@ def _respond(request, session, membership, partial: str, status: int = 200, **co
     )
 
 
+def _action_ok(request, session):
+    """Answer a chat line or a roll that went through: with no content and X-Action-Ok, for
+    the page keeps its form (the voice and channel chosen, what was typed since) and clears
+    the text sent itself; the line reaches every page, this one included, through the
+    socket. A page without script goes back to the room."""
+    if not request.htmx:
+        return redirect("session_room", session_id=session.pk)
+    response = HttpResponse(status=204)
+    response["X-Action-Ok"] = "1"
+    return response
+
+
 def _run(form, action):
     """Call a service for a valid form; turn its refusals into form errors."""
     if not form.is_valid():
@@ -177,14 +189,13 @@ def chat_post(request, session, membership):
     voice = _named_voice(session, say_as.get("character_id"), _posted_id(request.POST.get("face")))
     form = ChatForm(request.POST, voice=voice)
     key = request.POST.get("action_key")
-    sent = {}
     ok = _run(
         form,
         lambda data: once(
             session_id=session.pk,
             user=request.user,
             key=key,
-            action=lambda: _chat(request, session, membership, voice, data, sent),
+            action=lambda: _chat(request, session, membership, voice, data),
         ),
     )
     if not request.htmx and not ok:
@@ -198,36 +209,14 @@ def chat_post(request, session, membership):
             chat_tabs_open(session_id=session.pk),
         )
         return _respond(request, session, membership, "chat-form", chat_form=form)
-    # Sent: the text is cleared and the chosen voice kept. The page keeps its own list of
-    # voices and of channels (the socket brings them when they change), so the answer
-    # carries the chosen voice alone, which htmx swaps for the page's (hx-preserve).
-    voice_character = voice.character if voice is not None else None
-    form = ChatForm(
-        speakers=[
-            speaker_choice(
-                request.POST.get("say_as") or "ooc",
-                character=voice_character,
-                whisper_to=sent.get("to"),
-            )
-        ],
-        expressions=([(voice_character, [voice.face])] if voice is not None and voice.face else []),
-        initial={
-            "say_as": request.POST.get("say_as", "ooc"),
-            "face": form.cleaned_data.get("face"),
-            "channel": form.cleaned_data["channel"],
-        },
-    )
-    response = _respond(request, session, membership, "chat-form", chat_form=form, voices_kept=True)
-    # Tells the page the line went: text typed on meanwhile is what the new form keeps.
-    response["X-Action-Ok"] = "1"
-    return response
+    return _action_ok(request, session)
 
 
-def _chat(request, session, membership, voice, data, sent: dict):
+def _chat(request, session, membership, voice, data):
     say_as = data["say_as"]
     to = None
     if say_as.get("to_id"):
-        to = sent["to"] = get_user_model().objects.filter(pk=say_as["to_id"]).first()
+        to = get_user_model().objects.filter(pk=say_as["to_id"]).first()
     return chat_send(
         session=session,
         by=request.user,
@@ -291,11 +280,7 @@ def roll_box(request, session, membership):
             RollBoxForm(characters=own, user=request.user).fields["roll_as"].choices
         )
         return _respond(request, session, membership, "roll-box", roll_box_form=form)
-    # Rolled: the chosen character is kept, as the page's own list (hx-preserve) shows it.
-    form = RollBoxForm(
-        characters=offered, user=request.user, initial={"roll_as": form.cleaned_data["roll_as"]}
-    )
-    return _respond(request, session, membership, "roll-box", roll_box_form=form, voices_kept=True)
+    return _action_ok(request, session)
 
 
 @member_view("POST")

@@ -270,7 +270,8 @@ def _request(connection, method: str, path: str, fields: dict | None, headers: d
     connection.request(method, path, body=body, headers=headers)
     response = connection.getresponse()
     content = response.read()
-    if response.status != 200:
+    # A chat line or a roll that went through is answered 204, a page 200.
+    if not 200 <= response.status < 300:
         raise RuntimeError(f"{method} {path} answered {response.status}")
     return content
 

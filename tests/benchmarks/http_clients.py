@@ -65,5 +65,6 @@ def htmx_post(connection, path: str, fields: dict, *, cookie: str, csrf: str) ->
     )
     response = connection.getresponse()
     response.read()
-    if response.status != 200:
+    # A chat line or a roll that went through is answered 204, a page 200.
+    if not 200 <= response.status < 300:
         raise RuntimeError(f"POST {path} answered {response.status}")

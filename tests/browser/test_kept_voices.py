@@ -1,8 +1,8 @@
 """A sent chat line or roll keeps the voice chosen, and the voices still follow the stage live.
 
-The server answers a sent line with the form's text cleared and the page's own list of
-voices kept (hx-preserve) rather than building the list again; these walks check that the
-list the page keeps is the one the socket brings when the stage changes.
+The server answers a sent line with no content: the page keeps its form (its list of voices
+among it) and clears the text sent itself; these walks check that the form the page keeps
+is the one a fresh load shows, and the list the one the socket brings when the stage changes.
 """
 
 import re
@@ -22,12 +22,17 @@ def test_sent_lines_keep_the_chosen_voice_and_the_voices_follow_the_stage(browse
     aki = room_page(browser, base_url, session, "aki")
 
     aki.get_by_label("Say as").select_option(label="As Aki (in character)")
+    # A refusal first (a line of spaces): its message goes once a line is sent.
+    aki.get_by_label("Message").fill("   ")
+    aki.get_by_role("button", name="Send").click()
+    expect(aki.locator("#chat-form [role=alert]")).to_have_count(1)
     for line in ("The door is sealed.", "I try the key."):
         aki.get_by_label("Message").fill(line)
         aki.get_by_role("button", name="Send").click()
         expect(gm.locator("#timeline-items")).to_contain_text(line)
         expect(aki.get_by_label("Message")).to_have_value("")
         expect(aki.get_by_label("Say as")).to_have_value(f"ic:{character.pk}")
+        expect(aki.locator("#chat-form [role=alert]")).to_have_count(0)
     said = TimelineEvent.objects.filter(session=session, kind="chat").order_by("seq")
     assert [event.payload.get("character") for event in said] == ["Aki", "Aki"]
 

@@ -119,7 +119,7 @@ async def test_an_event_a_view_appends_reaches_the_room_once_committed(session, 
     )
     message = await asyncio.wait_for(layer.receive(channel), 5)
 
-    assert status == 200
+    assert status == 204
     last = await database_sync_to_async(lambda: session.events.order_by("seq").last())()
     assert (message["type"], message["seq"]) == ("room.event", last.seq)
     assert "hello table" in message["html"]

@@ -1,39 +1,66 @@
-// The chat form and the roll box beside it. The chat form is replaced by the server's
-// answer to every line and by live updates, so listeners sit on the document.
+// The chat form and the roll box beside it. Both are replaced by the server's answer to a
+// refusal and by live updates, so listeners sit on the document.
 import { showPanel } from "./phone-panels.js";
 
-// Someone who types on before the answer to Send arrives keeps what they typed: the new
-// form takes the text typed since the line left (on a refusal, the text as it stands now,
-// to fix and send again).
+// A line or a roll that went through is answered with no content and X-Action-Ok: the form
+// stays as it is (the voice, expression and channel chosen), loses the text sent and any
+// earlier refusal, and someone who typed on before the answer arrived keeps what they typed
+// since. A refusal is answered with the form again, its errors shown, the text as it stands.
 let chatSent = null;
-let chatTyped = null;
 
-function chatText(form) {
+function textField(form) {
   return form && form.querySelector("[name=text]");
 }
 
 document.addEventListener("htmx:beforeRequest", (event) => {
   const form = event.detail.elt;
-  if (form && form.id === "chat-form") chatSent = chatText(form) ? chatText(form).value : null;
+  if (form && form.id === "chat-form") chatSent = textField(form) ? textField(form).value : null;
 });
+
+// What stays of the text once `sent` has gone: what was typed after it, or all of it when
+// it was edited rather than typed on.
+function typedSince(value, sent) {
+  if (sent === null || value === sent) return "";
+  return value.indexOf(sent) === 0 ? value.slice(sent.length).replace(/^\s+/, "") : value;
+}
+
+function clearSent(form, sent) {
+  const field = textField(form);
+  if (field) field.value = sent === undefined ? "" : typedSince(field.value, sent);
+  form.querySelectorAll("[role=alert]").forEach((message) => message.remove());
+  const gmOnly = form.querySelector("[name=gm_only]");
+  if (gmOnly) gmOnly.checked = false;
+}
+
+// A refusal swaps the form in again, with the text that was sent: what was typed while it
+// was on its way is put back.
+let chatTyped = null;
 
 document.addEventListener("htmx:beforeSwap", (event) => {
   const target = event.detail.target;
   chatTyped = null;
-  if (!target || target.id !== "chat-form" || chatSent === null) return;
-  const field = chatText(target);
-  if (!field || field.value === chatSent) return;
-  const ok = event.detail.xhr && event.detail.xhr.getResponseHeader("X-Action-Ok") === "1";
-  chatTyped = ok && field.value.indexOf(chatSent) === 0
-    ? field.value.slice(chatSent.length).replace(/^\s+/, "") : field.value;
+  if (!event.detail.shouldSwap || !target || target.id !== "chat-form" || chatSent === null) return;
+  const field = textField(target);
+  if (field && field.value !== chatSent) chatTyped = field.value;
 });
 
 document.addEventListener("htmx:afterSwap", () => {
   if (chatTyped === null) return;
-  const field = chatText(document.getElementById("chat-form"));
-  if (field && chatTyped) field.value = chatTyped;
+  const field = textField(document.getElementById("chat-form"));
+  if (field) field.value = chatTyped;
   chatTyped = null;
-  chatSent = null;
+});
+
+document.addEventListener("htmx:afterRequest", (event) => {
+  const form = event.detail.elt;
+  const xhr = event.detail.xhr;
+  if (!form || (form.id !== "chat-form" && form.id !== "roll-box")) return;
+  const sent = form.id === "chat-form" ? chatSent : undefined;
+  if (form.id === "chat-form") chatSent = null;
+  if (!xhr || xhr.status !== 204 || xhr.getResponseHeader("X-Action-Ok") !== "1") return;
+  // The socket may have brought a new form meanwhile (the voices changed): clear that one.
+  const current = document.getElementById(form.id);
+  if (current) clearSent(current, sent);
 });
 
 // The chat palette's lines: choosing one puts it in the roll box, as the character whose

@@ -229,7 +229,6 @@ def test_a_chat_post_answers_with_its_form_alone(session, player, client):
             HTTP_HX_REQUEST="true",
         )
 
-    assert response.status_code == 200
-    assert response.content.decode().lstrip().startswith("<form")
-    assert 'id="stage"' not in response.content.decode()
+    # The answer is "it went" alone: the line reaches this page through the socket.
+    assert (response.status_code, response.content) == (204, b"")
     assert len(queries) <= 16

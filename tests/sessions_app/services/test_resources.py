@@ -178,7 +178,7 @@ def test_chat_view_resource_command_changes_hp(session, player, pc):
         reverse("chat_post", args=[session.pk]), {"text": ":HP-3", "say_as": "ooc"}, **HTMX
     )
 
-    assert response.status_code == 200
+    assert response.status_code == 204
     assert _hp(pc) == 7
 
 
