@@ -36,7 +36,7 @@ from ..services.spectators import spectator_enter, spectator_leave, spectator_se
 from ..services.timeline import presence_enter, presence_leave, presence_seen
 from ..time_zones import TIME_ZONE_COOKIE, zone_from_cookie
 from . import pipe, roster
-from .hooks import member_group, spectators_group
+from .hooks import spectators_group
 from .presence import presence_heard, presence_soon
 
 CLOSE_NOT_A_MEMBER = 4403
@@ -327,8 +327,7 @@ class SessionConsumer(SequencedConsumer):
                     viewer_is_gm=self.is_gm,
                     variant=self.variant,
                 ),
-                # A member removed from the table (or leaving it) is cut off at once.
-                member_group(table_id=self.table_id, user_id=self.user.pk),
+                # Signing out, or leaving the table (member.removed), cuts it off at once.
                 live.user_sockets_group(self.user.pk),
             ]
         )
@@ -443,7 +442,8 @@ class SessionConsumer(SequencedConsumer):
             await self.send(text_data=message["html"])
 
     async def member_removed(self, message):
-        await self.close(code=CLOSE_NOT_A_MEMBER)
+        if message["table_id"] == self.table_id:
+            await self.close(code=CLOSE_NOT_A_MEMBER)
 
     async def user_signed_out(self, message):
         await self.close(code=CLOSE_SIGNED_OUT)

@@ -23,11 +23,6 @@ from .render import board_messages, event_messages, inbox_messages, panels_messa
 from .transport import broadcast, send_all
 
 
-def member_group(*, table_id: int, user_id: int) -> str:
-    """The channel group of one member's open sockets at one table."""
-    return f"member.{table_id}.{user_id}"
-
-
 def spectators_group(*, table_id: int) -> str:
     """The channel group of every open spectator socket of one table."""
     return f"watch.{table_id}"
@@ -66,8 +61,11 @@ def ledger_to_the_pages(sender, *, table_id: int, **kwargs) -> None:
 
 @receiver(membership_ended, dispatch_uid="live_membership_ended")
 def close_former_member_sockets(sender, *, table_id: int, user_id: int, **kwargs) -> None:
-    """A member removed from the table (or leaving it) is cut off at once."""
-    broadcast(member_group(table_id=table_id, user_id=user_id), {"type": "member.removed"})
+    """A member removed from the table (or leaving it) is cut off at once: the message goes
+    to all the user's sockets, and those open at this table close. (A group per member and
+    table would be one more group for every socket, and the in-memory layer's every receive
+    walks all of its groups.)"""
+    broadcast(user_sockets_group(user_id), {"type": "member.removed", "table_id": table_id})
 
 
 @receiver(spectating_closed, dispatch_uid="live_spectating_closed")

@@ -26,7 +26,7 @@ from .consumers import (
     _language_from_scope,
     _message_of,
 )
-from .hooks import ledger_group, member_group
+from .hooks import ledger_group
 
 
 class LedgerConsumer(AsyncWebsocketConsumer):
@@ -46,7 +46,6 @@ class LedgerConsumer(AsyncWebsocketConsumer):
         self.is_gm = access
         self.groups_joined = [
             ledger_group(self.table_id),
-            member_group(table_id=self.table_id, user_id=self.user.pk),
             live.user_sockets_group(self.user.pk),
         ]
         for group in self.groups_joined:
@@ -74,7 +73,8 @@ class LedgerConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=await self._render())
 
     async def member_removed(self, message):
-        await self.close(code=CLOSE_NOT_A_MEMBER)
+        if message["table_id"] == self.table_id:
+            await self.close(code=CLOSE_NOT_A_MEMBER)
 
     async def user_signed_out(self, message):
         await self.close(code=CLOSE_SIGNED_OUT)

@@ -218,3 +218,16 @@ async def test_player_leaving_a_table_closes_their_sockets(session, player):
     await sync_to_async(table_leave)(table=session.table, by=player)
 
     assert (await _frames(socket, timeout=1))[-1] == f"<closed {CLOSE_NOT_A_MEMBER}>"
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_leaving_another_table_leaves_this_tables_sockets_open(session, player):
+    other_table = (await sync_to_async(MembershipFactory)(user=player)).table
+    socket, _initial = await _joined(player, session)
+
+    await sync_to_async(table_leave)(table=other_table, by=player)
+
+    await socket.send_to(text_data=json.dumps({"type": "ping"}))
+    assert all("<closed" not in frame for frame in await _frames(socket))
+    await socket.disconnect()
