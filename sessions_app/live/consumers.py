@@ -312,13 +312,16 @@ class SessionConsumer(SequencedConsumer):
         # A match's own page follows its board only, not the room.
         self.only_board: int | None = None
         # An id past any database column is nobody's room (and must not reach the database).
-        access = await self._access() if self.session_id < 2**63 else None
+        access = await self._enter() if self.session_id < 2**63 else None
         # Accept, then close with an application code: a browser sees 4403, not a bare 403.
         await self.accept()
         if access is None:
             await self.close(code=CLOSE_NOT_A_MEMBER)
             return
         self.is_gm = access
+        # Counted present, then joined: an event committed in between is rendered for this
+        # socket's audience before the socket is in its groups, and the sync that follows
+        # reads it, as it reads everything after the page's last line.
         await self.join_room(
             [
                 *live.socket_groups(
@@ -330,15 +333,6 @@ class SessionConsumer(SequencedConsumer):
                 # Signing out, or leaving the table (member.removed), cuts it off at once.
                 live.user_sockets_group(self.user.pk),
             ]
-        )
-        # Joined first, then counted present: an event committed from now on is rendered
-        # for this socket's audience, and one before it is read by the sync.
-        await database_sync_to_async(presence_enter)(
-            session_id=self.session_id,
-            user=self.user,
-            channel_name=self.channel_name,
-            language=self.variant.language,
-            time_zone=self.variant.time_zone,
         )
         presence_soon(self.session_id)
 
@@ -499,8 +493,7 @@ class SessionConsumer(SequencedConsumer):
             parts.append(f'<ul id="check-items" hx-swap-oob="beforeend">{"".join(new)}</ul>')
         return "".join(parts)
 
-    @database_sync_to_async
-    def _access(self) -> bool | None:
+    def _member_check(self) -> bool | None:
         """Return whether the user is the GM, or None if they may not be in this room."""
         found = member_session(user=self.user, session_id=self.session_id)
         if found is None:
@@ -508,6 +501,23 @@ class SessionConsumer(SequencedConsumer):
         session, membership = found
         self.table_id = session.table_id
         return is_gm(membership)
+
+    _access = database_sync_to_async(_member_check)
+
+    @database_sync_to_async
+    def _enter(self) -> bool | None:
+        """The access check of a socket connecting, and the socket counted present in the
+        room when it passes: one trip to the database, not two, for each page that opens."""
+        access = self._member_check()
+        if access is not None:
+            presence_enter(
+                session_id=self.session_id,
+                user=self.user,
+                channel_name=self.channel_name,
+                language=self.variant.language,
+                time_zone=self.variant.time_zone,
+            )
+        return access
 
 
 class SpectatorConsumer(SequencedConsumer):
