@@ -173,12 +173,17 @@ if REDIS_URL:
                 # consumer died and daphne closed the socket. Replies may take longer than
                 # the pop; connecting stays quick, so an unreachable Redis fails fast; and
                 # keepalive notices a peer that vanished without closing.
+                # redis-py refuses a command outright (MaxConnectionsError) once its pool has
+                # 100 connections in use, and a hundred pages opening or closing at once
+                # each join or leave their groups together: room enough for a storm,
+                # far below Redis's own limit of clients.
                 "hosts": [
                     {
                         "address": REDIS_URL,
                         "socket_timeout": 15,
                         "socket_connect_timeout": 2,
                         "socket_keepalive": True,
+                        "max_connections": 1000,
                     }
                 ],
                 "prefix": REDIS_PREFIX,

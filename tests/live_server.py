@@ -187,7 +187,8 @@ def receive_until(socket, predicate, timeout=15.0) -> str:
 
 
 def post_chat(server_url: str, session, cookie: str, text: str) -> int:
-    """Post a chat line as the room's form does (CSRF cookie from the page); the status."""
+    """Post a chat line as the room's form does (CSRF cookie from the page); the status
+    (204 when the line went)."""
     jar = http.cookiejar.CookieJar()
     opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
     room_url = f"{server_url}/sessions/{session.pk}/"

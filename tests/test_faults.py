@@ -92,7 +92,7 @@ def test_a_killed_process_s_page_reconnects_to_another_and_misses_nothing(redis_
         acknowledged = []
         for n in range(3):
             server = (first, second)[n % 2]
-            assert post_chat(server.url, session, gm_cookie, f"before {n}") == 200
+            assert post_chat(server.url, session, gm_cookie, f"before {n}") == 204
             acknowledged.append(f"before {n}")
         player_page.read(until_seq=TimelineEvent.objects.filter(session=session).count())
 
@@ -100,11 +100,11 @@ def test_a_killed_process_s_page_reconnects_to_another_and_misses_nothing(redis_
         first.process.kill()
         first.process.wait()
         for n in range(4):
-            assert post_chat(second.url, session, gm_cookie, f"during {n}") == 200
+            assert post_chat(second.url, session, gm_cookie, f"during {n}") == 204
             acknowledged.append(f"during {n}")
         player_page.close()
         player_page.open(second.url)
-        assert post_chat(second.url, session, player_cookie, "after") == 200
+        assert post_chat(second.url, session, player_cookie, "after") == 204
         acknowledged.append("after")
 
         last = TimelineEvent.objects.filter(session=session).order_by("seq").last().seq
@@ -137,7 +137,7 @@ def test_a_storm_of_connections_settles_and_every_socket_gets_the_next_line(redi
     try:
         for page in pages:
             page.open(server.url)
-        assert post_chat(server.url, session, cookie_for(gm), "after the storm") == 200
+        assert post_chat(server.url, session, cookie_for(gm), "after the storm") == 204
         last = TimelineEvent.objects.filter(session=session).order_by("seq").last().seq
         for page in pages:
             page.read(until_seq=last, timeout=30)
@@ -181,16 +181,16 @@ def test_a_killed_process_s_spectator_reconnects_to_another_and_misses_nothing(
     try:
         spectator.open(first.url)
         for n in range(3):
-            assert post_chat((first, second)[n % 2].url, session, gm_cookie, f"before {n}") == 200
+            assert post_chat((first, second)[n % 2].url, session, gm_cookie, f"before {n}") == 204
         spectator.read(until_seq=_last_seq(session))
 
         first.process.kill()
         first.process.wait()
         for n in range(3):
-            assert post_chat(second.url, session, gm_cookie, f"during {n}") == 200
+            assert post_chat(second.url, session, gm_cookie, f"during {n}") == 204
         spectator.close()
         spectator.open(second.url)
-        assert post_chat(second.url, session, gm_cookie, "after") == 200
+        assert post_chat(second.url, session, gm_cookie, "after") == 204
         spectator.read(until_seq=_last_seq(session))
     finally:
         spectator.close()
@@ -214,7 +214,7 @@ def test_pages_of_members_and_spectators_recover_when_redis_loses_everything(red
     try:
         for page in pages:
             page.open(server.url)
-        assert post_chat(server.url, session, gm_cookie, "before") == 200
+        assert post_chat(server.url, session, gm_cookie, "before") == 204
         for page in pages:
             page.read(until_seq=_last_seq(session))
 
@@ -225,10 +225,10 @@ def test_pages_of_members_and_spectators_recover_when_redis_loses_everything(red
         keys = list(lost.scan_iter(match=f"{settings.REDIS_PREFIX}*"))
         assert keys, "the room's groups were expected in Redis"
         lost.delete(*keys)
-        assert post_chat(server.url, session, gm_cookie, "lost with the groups") == 200
+        assert post_chat(server.url, session, gm_cookie, "lost with the groups") == 204
         for page in pages:
             page.read(until_seq=_last_seq(session), timeout=40)
-        assert post_chat(server.url, session, gm_cookie, "heard again") == 200
+        assert post_chat(server.url, session, gm_cookie, "heard again") == 204
         for page in pages:
             page.read(until_seq=_last_seq(session), timeout=40)
     finally:

@@ -47,7 +47,7 @@ def test_event_appended_through_one_process_reaches_socket_on_other(two_servers)
         # Presence recorded by process A shows on the socket held by process B.
         receive_until(player_socket, lambda f: 'data-user="keeper"' in f)
 
-        assert post_chat(server_a.url, session, gm_cookie, "Heard across processes") == 200
+        assert post_chat(server_a.url, session, gm_cookie, "Heard across processes") == 204
 
         frame = receive_until(player_socket, lambda f: "Heard across processes" in f)
         assert 'id="event-1"' in frame

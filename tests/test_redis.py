@@ -43,7 +43,7 @@ def test_quiet_room_keeps_every_socket_for_over_a_minute(redis_url, redis_room):
         ]
         time.sleep(QUIET_SECONDS)
 
-        assert post_chat(server.url, session, cookie_for(gm), "Still here after the lull") == 200
+        assert post_chat(server.url, session, cookie_for(gm), "Still here after the lull") == 204
 
         for socket in sockets:
             receive_until(socket, lambda frame: "Still here after the lull" in frame)
@@ -76,7 +76,7 @@ def test_chat_line_is_kept_and_answered_while_the_channel_layer_is_unreachable(
         status = post_chat(server.url, session, cookie_for(player), "Said while Redis slept")
         log = server.log()
 
-    assert status == 200
+    assert status == 204
     assert TimelineEvent.objects.filter(
         session=session, payload__text="Said while Redis slept"
     ).exists()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from dataclasses import dataclass
 
 from channels.db import database_sync_to_async
@@ -38,6 +39,8 @@ from ..time_zones import TIME_ZONE_COOKIE, zone_from_cookie
 from . import pipe, roster
 from .hooks import spectators_group
 from .presence import presence_heard, presence_soon
+
+logger = logging.getLogger(__name__)
 
 CLOSE_NOT_A_MEMBER = 4403
 CLOSE_SIGNED_OUT = 4401
@@ -104,6 +107,15 @@ class Rendered:
     board_ids: tuple[int, ...] | None = None
 
 
+async def leave_groups(layer, groups: list[str], channel_name: str) -> None:
+    """Discard the channel from each group; a failure is logged, and the others go on."""
+    for group in groups:
+        try:
+            await layer.group_discard(group, channel_name)
+        except Exception as error:  # noqa: BLE001 - the socket is gone either way
+            logger.warning("Leaving group %s failed: %r", group, error)
+
+
 class SequencedConsumer(AsyncWebsocketConsumer):
     """A socket that follows one session's timeline in sequence order, exactly once.
 
@@ -165,12 +177,15 @@ class SequencedConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_add(group, self.channel_name)
 
     async def leave_room(self) -> None:
+        """Forget the socket here first, then in its groups: a group the channel layer
+        cannot reach now (Redis away, its connections all taken by a storm of closing
+        pages) must not leave a closed socket in the room's roster, read for and
+        rendered for, nor its presence behind. The layer expires what it kept."""
+        roster.socket_leave(self.session_id, self)
         for task in (self.gap_wait, self.late_check):
             if task is not None:
                 task.cancel()
-        for group in self.groups_joined:
-            await self.channel_layer.group_discard(group, self.channel_name)
-        roster.socket_leave(self.session_id, self)
+        await leave_groups(self.channel_layer, self.groups_joined, self.channel_name)
 
     # --- The timeline, in order ----------------------------------------------------
 

@@ -25,6 +25,7 @@ from .consumers import (
     CLOSE_SIGNED_OUT,
     _language_from_scope,
     _message_of,
+    leave_groups,
 )
 from .hooks import ledger_group
 
@@ -52,8 +53,7 @@ class LedgerConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_add(group, self.channel_name)
 
     async def disconnect(self, code):
-        for group in self.groups_joined:
-            await self.channel_layer.group_discard(group, self.channel_name)
+        await leave_groups(self.channel_layer, self.groups_joined, self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None):
         access = await self._access()

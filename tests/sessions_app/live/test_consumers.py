@@ -5,12 +5,14 @@ import re
 
 import pytest
 from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.db import transaction
 
 from config.asgi import application
+from sessions_app.live import roster
 from sessions_app.live.consumers import CLOSE_NOT_A_MEMBER
-from sessions_app.models import Membership, TimelineEvent
+from sessions_app.models import Membership, Presence, TimelineEvent
 from sessions_app.services.chat import chat_post
 from sessions_app.services.checks import check_request, check_roll, gm_roll
 from sessions_app.services.timeline import timeline_append
@@ -491,3 +493,22 @@ async def test_consumer_shows_times_in_the_browser_s_time_zone(session, gm, play
     assert any(f">{in_utc}</time>" in frame for frame in plain_frames)
     await tokyo.disconnect()
     await plain.disconnect()
+
+
+async def test_a_closed_socket_leaves_the_room_when_its_groups_cannot_be_left(
+    session, player, monkeypatch
+):
+    # Redis away, or its connections all taken by a storm of pages closing at once: the
+    # socket must still leave the room's roster and presence, or the room keeps reading
+    # and rendering for a page nobody has open.
+    communicator, _initial = await _joined(player, session)
+    assert len(roster.local_sockets(session.pk)) == 1
+
+    async def refused(group, channel):
+        raise ConnectionError("the channel layer refused")
+
+    monkeypatch.setattr(get_channel_layer(), "group_discard", refused)
+    await communicator.disconnect()
+
+    assert roster.local_sockets(session.pk) == []
+    assert not await Presence.objects.filter(session=session).aexists()
