@@ -24,9 +24,11 @@ function typedSince(value, sent) {
   return value.indexOf(sent) === 0 ? value.slice(sent.length).replace(/^\s+/, "") : value;
 }
 
-function clearSent(form, sent) {
+// A form whose line went, as a fresh one is: `text` left in it, no refusal's messages,
+// "GM only" unchecked.
+function clearSent(form, text) {
   const field = textField(form);
-  if (field) field.value = sent === undefined ? "" : typedSince(field.value, sent);
+  if (field) field.value = text;
   form.querySelectorAll("[role=alert]").forEach((message) => message.remove());
   const gmOnly = form.querySelector("[name=gm_only]");
   if (gmOnly) gmOnly.checked = false;
@@ -55,12 +57,15 @@ document.addEventListener("htmx:afterRequest", (event) => {
   const form = event.detail.elt;
   const xhr = event.detail.xhr;
   if (!form || (form.id !== "chat-form" && form.id !== "roll-box")) return;
-  const sent = form.id === "chat-form" ? chatSent : undefined;
+  const sent = chatSent;
   if (form.id === "chat-form") chatSent = null;
   if (!xhr || xhr.status !== 204 || xhr.getResponseHeader("X-Action-Ok") !== "1") return;
   // The socket may have brought a new form meanwhile (the voices changed): clear that one.
   const current = document.getElementById(form.id);
-  if (current) clearSent(current, sent);
+  if (!current) return;
+  // The chat keeps what was typed on since Send; the roll box starts empty.
+  const field = textField(current);
+  clearSent(current, form.id === "chat-form" && field ? typedSince(field.value, sent) : "");
 });
 
 // The chat palette's lines: choosing one puts it in the roll box, as the character whose
