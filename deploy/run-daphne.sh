@@ -22,10 +22,11 @@ keep_running() {
   local port="$1" child=""
   trap '[ -z "$child" ] || kill -TERM "$child" 2>/dev/null; wait; exit 0' TERM INT
   while true; do
-    # The same command line as deploy/daphne@.service: no --proxy-headers (the app reads
-    # the client's address itself, from TRUSTED_PROXIES only) and daphne's own access log
-    # off (-v 0: the app logs each request, in UTC, with its id).
-    .venv/bin/daphne --bind 127.0.0.1 --port "$port" -v 0 \
+    # The same command line as deploy/daphne@.service: a listen queue of 1024 (see there),
+    # no --proxy-headers (the app reads the client's address itself, from TRUSTED_PROXIES
+    # only) and daphne's own access log off (-v 0: the app logs each request, in UTC, with
+    # its id).
+    .venv/bin/daphne -e "tcp:port=$port:interface=127.0.0.1:backlog=1024" -v 0 \
       --application-close-timeout 15 config.asgi:application >>"$log_dir/daphne-$port.log" 2>&1 &
     child=$!
     wait "$child" || true

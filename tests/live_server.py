@@ -114,10 +114,9 @@ class DaphneServer:
                 python,
                 "-m",
                 "daphne",
-                "-b",
-                "127.0.0.1",
-                "-p",
-                str(self.port),
+                # As deploy/daphne@.service listens: a queue of 1024 for a storm of joins.
+                "-e",
+                f"tcp:port={self.port}:interface=127.0.0.1:backlog=1024",
                 application,
             ],
             cwd=project_dir,

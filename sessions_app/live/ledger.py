@@ -25,6 +25,7 @@ from .consumers import (
     CLOSE_SIGNED_OUT,
     _language_from_scope,
     _message_of,
+    _place_in_address,
     leave_groups,
 )
 from .hooks import ledger_group
@@ -51,6 +52,10 @@ class LedgerConsumer(AsyncWebsocketConsumer):
         ]
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
+        # A page that says where it is in its socket's address is brought up to date now, as
+        # a room's is; the ledger is sent whole, so the place itself does not matter.
+        if _place_in_address(self.scope) is not None:
+            await self.send(text_data=await self._render())
 
     async def disconnect(self, code):
         await leave_groups(self.channel_layer, self.groups_joined, self.channel_name)

@@ -15,7 +15,8 @@ and keeps its result for SHARE_SECONDS; a caller says how recent a result it may
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Hashable
+import time
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
 from channels.db import database_sync_to_async
@@ -30,23 +31,39 @@ SHARE_SECONDS = 2.0
 
 @dataclass
 class _Shared:
-    task: asyncio.Task
-    started: float
+    task: asyncio.Task | None = None
+    # When the read began on the database thread; None while it waits for its turn there.
+    started: float | None = None
 
 
 _shared: dict[Hashable, _Shared] = {}
 
 
-async def shared(key: Hashable, produce: Callable[[], Awaitable], *, not_before: float):
-    """The result of `produce()`, run once for every caller with the same `key`.
+def now() -> float:
+    """The clock `shared` compares with: the same on the loop and on the database thread."""
+    return time.monotonic()
 
-    A run that started before `not_before` (the loop's clock) is not taken: a socket that
-    joined its groups at that time must not be handed what was read before it could hear.
+
+async def shared[T](key: Hashable, read: Callable[[], T], *, not_before: float) -> T:
+    """The result of `read()` (run on the database thread), once for every caller with the
+    same `key`.
+
+    A read that began before `not_before` (`now()`) is not taken: a socket that joined its
+    groups at that time must not be handed what was read before it could hear. A read still
+    waiting for the database thread has not begun: every socket that joined by the time it
+    begins takes it, so a storm of pages opening while the thread is busy shares one read
+    per audience instead of starting one for each wave.
     """
     loop = asyncio.get_running_loop()
     entry = _shared.get(key)
-    if entry is None or entry.started < not_before:
-        entry = _Shared(loop.create_task(produce()), loop.time())
+    if entry is None or (entry.started is not None and entry.started < not_before):
+        entry = _Shared()
+
+        def timed_read():
+            entry.started = now()
+            return read()
+
+        entry.task = loop.create_task(database_sync_to_async(timed_read)())
         _shared[key] = entry
         entry.task.add_done_callback(lambda task: _forget_later(loop, key, entry))
     # One caller going away (a socket closing) does not cancel the others' read.

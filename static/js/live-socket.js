@@ -1,7 +1,8 @@
 // What every page on a socket does with it: the server only sends timeline events after the
-// page says which it already has, so a reconnect catches up without loss or duplicates; the
-// connection state stays visible; and the page says it is still there, so presence lists
-// stay true even if a server process dies without closing its sockets.
+// page says (in the socket's address) which it already has, so a reconnect catches up
+// without loss or duplicates; the connection state stays visible; and the page says it is
+// still there, so presence lists stay true even if a server process dies without closing
+// its sockets.
 
 const PING_EVERY_MS = 60000;
 
@@ -23,16 +24,29 @@ function showConnected(connected) {
   status.classList.toggle("is-live", connected);
 }
 
-// syncMessage(root): the frame that opens every connection. caughtUp(root, message), if
-// given: whether this frame was the catch-up's last; until then frames may still replace
-// the page piece by piece, and data-synced on the socket's element says when it is whole
-// (the browser tests wait for it). closed(code): what the page does when the socket closes.
-export function keepLive({ syncMessage, caughtUp, closed }) {
+// place(root): where the page is, put in the socket's address at every (re)connect, so
+// that the connect itself brings the page up to date: the server checks the member once,
+// not again for a first message. caughtUp(root, message), if given: whether this frame
+// was the catch-up's last; until then frames may still replace the page piece by piece,
+// and data-synced on the socket's element says when it is whole (the browser tests wait
+// for it). closed(code): what the page does when the socket closes.
+export function keepLive({ place, caughtUp, closed }) {
   let pinger = null;
+  // The extension's own hook for making sockets; a reconnect asks again, so the address
+  // carries the page's place at that moment, not at its load.
+  htmx.createWebSocket = (url) => {
+    const root = document.querySelector("[ws-connect]");
+    const address = new URL(url);
+    if (root) {
+      for (const [name, value] of Object.entries(place(root))) address.searchParams.set(name, value);
+    }
+    const socket = new WebSocket(address.toString());
+    socket.binaryType = htmx.config.wsBinaryType;
+    return socket;
+  };
   document.addEventListener("htmx:wsOpen", (event) => {
     const socket = event.detail.socketWrapper;
     event.detail.elt.removeAttribute("data-synced");
-    socket.send(JSON.stringify(syncMessage(event.detail.elt)));
     showConnected(true);
     clearInterval(pinger);
     pinger = setInterval(() => socket.send(JSON.stringify({ type: "ping" })), PING_EVERY_MS);

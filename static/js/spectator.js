@@ -4,7 +4,7 @@ import { keepLive, lastSeq, replaceWithNotice } from "./live-socket.js";
 const CLOSE_WATCH_ENDED = 4403;
 
 keepLive({
-  syncMessage: () => ({ type: "sync", last_seq: lastSeq() }),
+  place: () => ({ last_seq: lastSeq() }),
   // The GM stopped sharing the table (or made a new link): the room gives way to a notice.
   closed(code) {
     const room = document.getElementById("room");

@@ -20,7 +20,6 @@ import asyncio
 import contextlib
 import dataclasses
 import http.client
-import json
 import os
 import re
 import statistics
@@ -171,7 +170,6 @@ class Rooms:
     socket_path: callable
     socket_headers: callable  # (room, n-th socket of the room) -> headers
     post: callable  # (connection, room, text) -> None, raises on a refusal
-    hello: callable | None = None  # (room) -> the first frame a socket sends, if any
 
 
 def bare_rooms(deployment: Deployment, count: int) -> Rooms:
@@ -242,12 +240,10 @@ def project_rooms(deployment: Deployment, members: Members, *, action: str = "ch
         members,
         post_path,
         fields,
-        socket_path=lambda room: f"/ws/sessions/{members.session_ids[room]}/",
-        hello=lambda room: json.dumps(
-            {
-                "type": "sync",
-                "last_seq": members.last_seqs[room] if members.last_seqs else 10**9,
-            }
+        # As the room's page does: its place in the socket's address, no first message.
+        socket_path=lambda room: (
+            f"/ws/sessions/{members.session_ids[room]}/"
+            f"?last_seq={members.last_seqs[room] if members.last_seqs else 10**9}"
         ),
     )
 
@@ -356,8 +352,6 @@ async def open_sockets(
                 except (OSError, TimeoutError, websockets_errors()) as error:
                     last = error
                 else:
-                    if rooms.hello:
-                        await socket.send(rooms.hello(room))
                     return room, socket
             await asyncio.sleep(0.5 * (attempt + 1))
         print(f"  socket to room {room} not opened: {last!r}")

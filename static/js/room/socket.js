@@ -9,9 +9,9 @@ const CLOSE_ROLE_CHANGED = 4409;
 
 keepLive({
   // A match's own page follows its one board, not the timeline.
-  syncMessage(root) {
+  place(root) {
     const onlyBoard = root.getAttribute("data-boards-only");
-    return onlyBoard ? { type: "sync", only_board: onlyBoard } : { type: "sync", last_seq: lastSeq() };
+    return onlyBoard ? { only_board: onlyBoard } : { last_seq: lastSeq() };
   },
   // The room's catch-up ends with the list of boards; a match page's, with its board; the
   // experience and after-play pages' is one frame.

@@ -24,11 +24,12 @@ from tests.matches import ALIKE_SETUP, ren_joins_a_match_with_aki
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
 
-async def _communicator(user, session, *, origin=b"http://localhost"):
+async def _communicator(user, session, *, origin=b"http://localhost", query=""):
     headers = [(b"origin", origin)]
     if user is not None:
         headers.append((b"cookie", (await _session_cookie(user)).encode()))
-    return WebsocketCommunicator(application, f"/ws/sessions/{session.pk}/", headers=headers)
+    path = f"/ws/sessions/{session.pk}/" + (f"?{query}" if query else "")
+    return WebsocketCommunicator(application, path, headers=headers)
 
 
 async def _until_synced(communicator, *, timeout=30.0) -> list[str]:
@@ -137,6 +138,66 @@ async def test_consumer_reconnect_gets_missed_events_in_order(session, gm, playe
     assert re.findall(r'id="event-(\d+)"', timeline) == ["2", "3", "5"]
     texts = re.findall(r"</strong>: (\w+)", timeline)
     assert texts == ["two", "three", "four"]
+    await communicator.disconnect()
+
+
+async def test_consumer_page_with_its_place_in_the_address_is_caught_up_on_connect(
+    session, gm, player
+):
+    # The pages put their last line in the socket's address: no first message is needed.
+    for text in ["one", "two", "three"]:
+        await chat(session=session, by=gm, text=text)
+    communicator = await _communicator(player, session, query="last_seq=1")
+    assert (await communicator.connect())[0]
+
+    initial = await _until_synced(communicator)
+    timeline = "".join(frame for frame in initial if 'id="timeline-items"' in frame)
+    assert re.findall(r"</strong>: (\w+)", timeline) == ["two", "three"]
+
+    await chat(session=session, by=gm, text="four")
+    assert "four" in "".join(await _frames(communicator))
+    await communicator.disconnect()
+
+
+async def test_consumer_nonsense_place_in_the_address_counts_as_nothing_held(session, gm, player):
+    await chat(session=session, by=gm, text="one")
+    communicator = await _communicator(player, session, query="last_seq=yesterday")
+    assert (await communicator.connect())[0]
+
+    initial = await _until_synced(communicator)
+    assert "one" in "".join(frame for frame in initial if 'id="timeline-items"' in frame)
+    await communicator.disconnect()
+
+
+async def test_consumer_outsider_with_a_place_in_the_address_gets_nothing(session, gm, outsider):
+    await chat(session=session, by=gm, text="not for outsiders")
+    communicator = await _communicator(outsider, session, query="last_seq=0")
+    await communicator.connect()
+
+    output = await communicator.receive_output(timeout=5)
+    assert output == {"type": "websocket.close", "code": CLOSE_NOT_A_MEMBER}
+    await communicator.disconnect()
+
+
+async def test_consumer_match_page_with_its_board_in_the_address_follows_only_it(
+    session, gm, player
+):
+    from minigames import services as match_services
+
+    match, other = await sync_to_async(ren_joins_a_match_with_aki)(
+        session, player, by=gm, seed=55, options={"first_player": 0}
+    )
+    communicator = await _communicator(player, session, query=f"only_board={match.pk}")
+    assert (await communicator.connect())[0]
+    assert await communicator.receive_nothing(timeout=0.5)
+
+    await chat(session=session, by=gm, text="the room goes on")
+    await sync_to_async(match_services.match_move)(
+        match_id=match.pk, by=player, action=ALIKE_SETUP, version=0
+    )
+    received = "".join(await _frames(communicator))
+    assert f"match-{match.pk}" in received
+    assert "the room goes on" not in received
     await communicator.disconnect()
 
 

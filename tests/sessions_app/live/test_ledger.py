@@ -26,13 +26,12 @@ def _table_with_growth_by_the_gm(table, gm, player):
     return CharacterFactory(table=table, owner=player, name="Aki", judgement_values={"Strength": 3})
 
 
-async def _ledger_socket(user, table):
+async def _ledger_socket(user, table, *, query=""):
     headers = [(b"origin", b"http://localhost")]
     if user is not None:
         headers.append((b"cookie", (await _session_cookie(user)).encode()))
-    communicator = WebsocketCommunicator(
-        application, f"/ws/tables/{table.pk}/experience/", headers=headers
-    )
+    path = f"/ws/tables/{table.pk}/experience/" + (f"?{query}" if query else "")
+    communicator = WebsocketCommunicator(application, path, headers=headers)
     connected, _ = await communicator.connect(timeout=WAIT)
     assert connected
     return communicator
@@ -55,6 +54,18 @@ async def test_ledger_socket_outsider_closed_with_4403(table, outsider):
 
     closed = await communicator.receive_output(timeout=WAIT)
     assert (closed["type"], closed.get("code")) == ("websocket.close", CLOSE_NOT_A_MEMBER)
+
+
+async def test_ledger_page_with_its_place_in_the_address_gets_its_ledger_on_connect(
+    table, gm, player, player_membership
+):
+    await _table_with_growth_by_the_gm(table, gm, player)
+    communicator = await _ledger_socket(player, table, query="last_seq=0")
+
+    ledger = await _next_frame(communicator)
+
+    assert 'id="ledger"' in ledger and "Starting points" in ledger
+    await communicator.disconnect()
 
 
 async def test_growth_asked_reaches_the_gms_open_experience_page(

@@ -4,12 +4,13 @@ made once per room or once per audience and variant, not once per socket."""
 import asyncio
 import contextlib
 import json
+import threading
 
 import pytest
 from asgiref.sync import sync_to_async
 from django.db import connection
 
-from sessions_app.live import roster, transport
+from sessions_app.live import pipe, roster, transport
 from sessions_app.models import Table
 from sessions_app.services.chat import chat_post
 from tests.clients import socket_frames_until
@@ -232,6 +233,53 @@ async def test_a_storm_of_joins_reads_the_catch_up_once_per_audience(
     assert ["".join(received).count("said before 4") for received in frames] == [1] * SOCKETS
     assert _timeline_reads(statements) == 1
     await _close(sockets)
+
+
+async def _database_thread_busy_until(gate: threading.Event) -> asyncio.Task:
+    """The one database thread the consumers share, held until `gate` is set."""
+    busy = asyncio.create_task(sync_to_async(gate.wait)())
+    await asyncio.sleep(0.05)
+    return busy
+
+
+async def test_a_read_still_waiting_for_the_database_thread_is_shared_with_later_joiners():
+    gate = threading.Event()
+    busy = await _database_thread_busy_until(gate)
+    reads = []
+
+    def read(n):
+        reads.append(n)
+        return n
+
+    first = asyncio.create_task(pipe.shared("waiting", lambda: read(1), not_before=pipe.now()))
+    await asyncio.sleep(0.05)
+    # Joined after the first read was asked for, but before it began: it hears the rest.
+    second = asyncio.create_task(pipe.shared("waiting", lambda: read(2), not_before=pipe.now()))
+    await asyncio.sleep(0.05)
+    gate.set()
+
+    assert (await first, await second) == (1, 1)
+    assert reads == [1]
+    await busy
+
+
+async def test_a_read_begun_before_a_socket_joined_is_not_handed_to_it():
+    began, gate = threading.Event(), threading.Event()
+
+    def slow_read():
+        began.set()
+        gate.wait()
+        return "read before"
+
+    first = asyncio.create_task(pipe.shared("begun", slow_read, not_before=pipe.now()))
+    async with asyncio.timeout(10):
+        while not began.is_set():
+            await asyncio.sleep(0.01)
+    second = asyncio.create_task(pipe.shared("begun", lambda: "read after", not_before=pipe.now()))
+    await asyncio.sleep(0.05)
+    gate.set()
+
+    assert (await first, await second) == ("read before", "read after")
 
 
 # --- Spectators share the same base ------------------------------------------------------

@@ -175,6 +175,28 @@ async def test_spectator_catch_up_has_no_secret(session, gm, player):
 
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
+async def test_spectator_page_with_its_place_in_the_address_is_caught_up_on_connect(
+    session, gm, player
+):
+    table = await sync_to_async(open_to_spectators)(session.table)
+    await sync_to_async(_secrets)(session, gm, player)
+    communicator = WebsocketCommunicator(
+        application,
+        f"/ws/watch/{table.spectator_token}/sessions/{session.pk}/?last_seq=0",
+        headers=[(b"origin", b"http://localhost")],
+    )
+    assert (await communicator.connect())[0]
+
+    joined = "".join(await _frames(communicator))
+
+    assert "Welcome to the library" in joined
+    for secret in ["thief", "psst", "Bluff", "secret roll", "Curse", "2/9"]:
+        assert secret not in joined
+    await communicator.disconnect()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
 async def test_spectator_socket_closes_when_spectating_stops(session, gm):
     table = await sync_to_async(open_to_spectators)(session.table)
     socket, _ = await _watcher(table.spectator_token, session)
