@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import json
+import os
+import subprocess
+import sys
 
 import pytest
 from asgiref.testing import ApplicationCommunicator
@@ -124,3 +128,28 @@ async def test_an_event_a_view_appends_reaches_the_room_once_committed(session, 
     assert (message["type"], message["seq"]) == ("room.event", last.seq)
     assert "hello table" in message["html"]
     assert last.payload["text"] == "hello table"
+
+
+def test_a_served_process_sets_what_starting_made_aside_from_the_garbage_collector():
+    # In a process of its own: the test runner's heap is not a served process's.
+    script = (
+        "import gc, json, config.asgi\n"
+        "from django.template import engines\n"
+        "loader = engines['django'].engine.template_loaders[0]\n"
+        "print(json.dumps([gc.get_freeze_count(), len(gc.get_objects()),\n"
+        "    'sessions_app/_roll_card.html' in loader.get_template_cache]))\n"
+    )
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"}
+    result = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=settings.BASE_DIR,
+        check=True,
+    )
+    frozen, walked, roll_card_compiled = json.loads(result.stdout.strip().splitlines()[-1])
+
+    # A full collection walks what serving made, not the modules and templates of the start.
+    assert frozen > 10 * walked
+    assert roll_card_compiled
