@@ -94,8 +94,10 @@ class DaphneServer:
         application: str = "config.asgi:application",
         project_dir: Path = PROJECT_DIR,
         python: str = sys.executable,
+        port: int | None = None,
     ):
-        self.port = free_port()
+        # A port of its own, or one a stopped server left (its pages reconnect to it).
+        self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         from django.conf import settings
 

@@ -7,7 +7,6 @@ events its viewer may see, each once, in order."""
 from __future__ import annotations
 
 import contextlib
-import json
 import re
 import time
 
@@ -27,7 +26,8 @@ SEQ = re.compile(r'<li id="event-(\d+)" data-seq="\d+"')
 
 
 class ScriptedPage:
-    """What a room page's script does: sync from the last line it holds, reconnect with it."""
+    """What a room page's script does: open its socket with the last line it holds in the
+    address, and reconnect the same way."""
 
     def __init__(self, session, cookie: str = "", *, spectator_token: str = ""):
         self.session = session
@@ -42,7 +42,11 @@ class ScriptedPage:
         self.socket = None
 
     def open(self, server_url: str) -> None:
-        url = server_url.replace("http://", "ws://") + self.path
+        url = (
+            server_url.replace("http://", "ws://")
+            + self.path
+            + f"?last_seq={max(self.seqs, default=0)}"
+        )
         headers = {"Origin": server_url}
         if self.cookie:
             headers["Cookie"] = self.cookie
@@ -52,7 +56,6 @@ class ScriptedPage:
             ping_interval=None,
             max_queue=None,
         )
-        self.socket.send(json.dumps({"type": "sync", "last_seq": max(self.seqs, default=0)}))
 
     def read(self, *, until_seq: int, timeout: float = 20.0) -> None:
         deadline = time.monotonic() + timeout
