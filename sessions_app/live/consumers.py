@@ -143,7 +143,8 @@ class SequencedConsumer(AsyncWebsocketConsumer):
 
     def setup(self) -> None:
         loop = asyncio.get_running_loop()
-        # Nothing is forwarded before the client says what it already has ("sync").
+        # Nothing is forwarded before the page says what it already has (in its socket's
+        # address, or in a "sync" message).
         self.cursor: int | None = None
         self.early: dict[int, dict] = {}
         self.gap_wait: asyncio.Task | None = None
