@@ -31,7 +31,6 @@ import asyncio
 import atexit
 import os
 import statistics
-import subprocess
 import sys
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
@@ -39,7 +38,10 @@ from pathlib import Path
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(PROJECT_DIR))
-from tests.benchmarks.environment import use_benchmark_environment  # noqa: E402
+from tests.benchmarks.environment import (  # noqa: E402
+    collect_static_for_production,
+    use_benchmark_environment,
+)
 
 parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
 parser.add_argument("--smoke", action="store_true", help="every scenario at a toy size")
@@ -333,17 +335,6 @@ def join(deployments, tables, targets: Targets) -> None:
     )
 
 
-def _collect_static_for_production() -> None:
-    """The servers run with DEBUG=0, whose static storage needs the manifest (a roll's card
-    names its dice pictures through it); `collectstatic` under DEBUG=1 writes none."""
-    subprocess.run(
-        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
-        cwd=PROJECT_DIR,
-        env={**os.environ, **harness.PRODUCTION_ENV},
-        check=True,
-    )
-
-
 def _warm_up(deployments, tables) -> None:
     """A few posts of each kind to each app first: templates compiled, connections open,
     so that no measured run pays for being the first."""
@@ -362,7 +353,7 @@ def _start_all(**options) -> dict[str, harness.Deployment]:
 
 def main() -> int:
     call_command("migrate", verbosity=0)
-    _collect_static_for_production()
+    collect_static_for_production()
     stack = "PostgreSQL + Redis" if ARGS.postgres else "SQLite"
     layer = "Redis layer" if ARGS.postgres else "in-memory layer"
     print(f"live room: project, plain and bare, one daphne process each (DEBUG=0), {stack}")

@@ -26,7 +26,10 @@ from pathlib import Path
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(PROJECT_DIR))
-from tests.benchmarks.environment import use_benchmark_environment  # noqa: E402
+from tests.benchmarks.environment import (  # noqa: E402
+    collect_static_for_production,
+    use_benchmark_environment,
+)
 
 use_benchmark_environment()
 os.environ["SECRET_KEY"] = "bench-only-" + "x" * 50
@@ -282,12 +285,7 @@ def main() -> int:
         finally:
             _drop_scratch_database()
         return 0
-    subprocess.run(
-        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
-        cwd=PROJECT_DIR,
-        env={**os.environ, "DEBUG": "0"},
-        check=True,
-    )
+    collect_static_for_production()
     where = f"; baseline {ARGS.baseline}" if ARGS.baseline else ""
     print(f"roll latency and throughput, one daphne process each (DEBUG=0){where}")
     _run("SQLite", {})

@@ -18,7 +18,6 @@ import http.client
 import json
 import os
 import statistics
-import subprocess
 import sys
 import threading
 import time
@@ -26,7 +25,7 @@ from pathlib import Path
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(PROJECT_DIR))
-from tests.benchmarks.environment import set_up_django  # noqa: E402
+from tests.benchmarks.environment import collect_static_for_production, set_up_django  # noqa: E402
 
 # The servers below run with this key too, so the session cookies made here are valid there.
 set_up_django(SECRET_KEY="bench-only-" + "x" * 50)
@@ -219,12 +218,7 @@ def main() -> int:
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "SECURE_SSL_REDIRECT": "0",
     }
-    subprocess.run(
-        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
-        cwd=PROJECT_DIR,
-        env={**os.environ, **production},
-        check=True,
-    )
+    collect_static_for_production()
     print(
         f"one daphne process (DEBUG=0), SQLite, {args.workers} client threads, "
         f"{args.seconds:.0f} s each"

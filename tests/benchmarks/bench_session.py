@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import os
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(PROJECT_DIR))
-from tests.benchmarks.environment import set_up_django  # noqa: E402
+from tests.benchmarks.environment import collect_static_for_production, set_up_django  # noqa: E402
 
 os.environ.setdefault("SECRET_KEY", "bench-only-" + "x" * 50)
 # Measure what production runs: DEBUG off (cached templates, manifest static files).
@@ -92,11 +91,7 @@ def _count_queries(client: Client, path: str) -> int:
 
 def main() -> None:
     settings.ALLOWED_HOSTS = ["*"]
-    subprocess.run(
-        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
-        cwd=PROJECT_DIR,
-        check=True,
-    )
+    collect_static_for_production()
     call_command("migrate", verbosity=0)
     targets = {}
     for index, size in enumerate(SIZES):
