@@ -309,10 +309,27 @@ class RollBoxForm(forms.Form):
     def __init__(self, *args, characters=(), user=None, **kwargs):
         kwargs.setdefault("auto_id", "roll_%s")
         super().__init__(*args, **kwargs)
+        self.offer(characters, user)
+
+    def offer(self, characters, user) -> None:
+        """Offer to roll as the user or as one of `characters`."""
         yourself = user.get_username() if user is not None else _("yourself")
         self.fields["roll_as"].choices = [("", yourself)] + [
             (character.pk, character.name) for character in characters
         ]
+
+
+# The GM's forms of the room, by their names in the page's context.
+GM_ROOM_FORMS = {
+    "check_form": CheckRequestForm,
+    "contest_form": ContestForm,
+    "npc_form": NpcRollForm,
+}
+
+
+def gm_room_form(name: str, *, session, characters, data=None) -> forms.Form:
+    """One of the GM's room forms: empty for the page, bound to `data` when posted."""
+    return GM_ROOM_FORMS[name](data, session=session, characters=characters)
 
 
 def room_forms(
@@ -325,9 +342,9 @@ def room_forms(
         "roll_box_form": RollBoxForm(characters=voices, user=user),
     }
     if gm_characters is not None:
-        room["check_form"] = CheckRequestForm(session=session, characters=gm_characters)
-        room["contest_form"] = ContestForm(session=session, characters=gm_characters)
-        room["npc_form"] = NpcRollForm(session=session, characters=npcs)
+        for name in GM_ROOM_FORMS:
+            characters = npcs if name == "npc_form" else gm_characters
+            room[name] = gm_room_form(name, session=session, characters=characters)
     return room
 
 

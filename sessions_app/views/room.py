@@ -41,12 +41,10 @@ from sessions_app.services.resources import resource_change, resource_command
 from .. import rooms
 from ..forms import (
     ChatForm,
-    CheckRequestForm,
-    ContestForm,
-    NpcRollForm,
     PaletteSendForm,
     ResourceAdjustForm,
     RollBoxForm,
+    gm_room_form,
     say_as_parse,
 )
 from ..presenters.characters import characters_context, session_characters
@@ -276,9 +274,7 @@ def roll_box(request, session, membership):
     if not ok:
         # Refused: the form again with why, and every character the viewer may roll as.
         own = _own_voices(request, session, membership)
-        form.fields["roll_as"].choices = (
-            RollBoxForm(characters=own, user=request.user).fields["roll_as"].choices
-        )
+        form.offer(own, request.user)
         return _respond(request, session, membership, "roll-box", roll_box_form=form)
     return _action_ok(request, session)
 
@@ -382,14 +378,15 @@ def _gm_characters(session):
 
 @member_view("POST", gm=True)
 def check_request_create(request, session, membership):
-    form = CheckRequestForm(request.POST, session=session, characters=_gm_characters(session))
+    characters = _gm_characters(session)
+    form = gm_room_form("check_form", session=session, characters=characters, data=request.POST)
     ok = _run(
         form,
         # The form's fields are the service's arguments, name for name.
         lambda data: check_request(session=session, by=request.user, **data),
     )
     if ok:
-        form = CheckRequestForm(session=session, characters=_gm_characters(session))
+        form = gm_room_form("check_form", session=session, characters=characters)
     return _respond(
         request,
         session,
@@ -403,7 +400,7 @@ def check_request_create(request, session, membership):
 @member_view("POST", gm=True)
 def contest_create(request, session, membership):
     characters = _gm_characters(session)
-    form = ContestForm(request.POST, session=session, characters=characters)
+    form = gm_room_form("contest_form", session=session, characters=characters, data=request.POST)
     ok = _run(
         form,
         lambda data: contest_open(
@@ -430,7 +427,7 @@ def contest_create(request, session, membership):
         ),
     )
     if ok:
-        form = ContestForm(session=session, characters=characters)
+        form = gm_room_form("contest_form", session=session, characters=characters)
     return _respond(
         request,
         session,
@@ -444,13 +441,13 @@ def contest_create(request, session, membership):
 @member_view("POST", gm=True)
 def npc_roll(request, session, membership):
     npcs = table_npcs(session)
-    form = NpcRollForm(request.POST, session=session, characters=npcs)
+    form = gm_room_form("npc_form", session=session, characters=npcs, data=request.POST)
     ok = _run(
         form,
         lambda data: gm_roll(session=session, by=request.user, **_dice_choice(request), **data),
     )
     if ok:
-        form = NpcRollForm(session=session, characters=npcs)
+        form = gm_room_form("npc_form", session=session, characters=npcs)
     return _respond(request, session, membership, "npc-roll-form", npc_form=form)
 
 
@@ -534,7 +531,9 @@ def check_chances(request, session, membership, request_id: int):
 @member_view("POST", gm=True)
 def contest_preview(request, session, _membership):
     """The exact chance of each side while the GM fills in the contest form."""
-    form = ContestForm(request.POST, session=session, characters=_gm_characters(session))
+    form = gm_room_form(
+        "contest_form", session=session, characters=_gm_characters(session), data=request.POST
+    )
     form.is_valid()
     return render(
         request,
