@@ -65,6 +65,16 @@ session_patterns = [
     path("export.json", review.session_export_json, name="session_export_json"),
 ]
 
+# An invite link: its page, and one address for each way in that the page's forms post to.
+# The page keeps the link's own address, so the links already sent still work.
+invite_patterns = [
+    path("", tables.invite_landing, name="invite"),
+    path("join/", tables.invite_join_signed_in, name="invite_join_signed_in"),
+    path("guest/", tables.invite_join_as_guest, name="invite_join_as_guest"),
+    path("signup/", tables.invite_join_by_signup, name="invite_join_by_signup"),
+    path("login/", tables.invite_join_by_login, name="invite_join_by_login"),
+]
+
 # Scenarios: a GM's preparation, seen by its writer alone. ------------------------------------
 scenario_patterns = [
     path("", scenarios.scenario_detail, name="scenario_detail"),
@@ -173,7 +183,7 @@ urlpatterns = [
         characters.character_ccfolia,
         name="character_ccfolia",
     ),
-    path("invite/<str:token>/", tables.invite_landing, name="invite"),
+    path("invite/<str:token>/", include(invite_patterns)),
     path("tables/<int:table_id>/spectators/", tables.spectators_update, name="spectators_update"),
     path("watch/<str:token>/", spectators.watch_index, name="watch_index"),
     path(

@@ -13,6 +13,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from sessions_app.services.tables import invite_create
 from tests.factories import (
     GameSessionFactory,
     HandoutFactory,
@@ -76,6 +77,12 @@ def foreign_session(db):
     return GameSessionFactory()
 
 
+@pytest.fixture
+def guest_invite(table, gm):
+    """An invite of the table that lets guests in too, so every way in is on offer."""
+    return invite_create(table=table, by=gm, allows_guests=True)
+
+
 # --------------------------------------------------------------------------------- the table
 
 
@@ -106,6 +113,15 @@ SCENARIO_URLS = [
 ]
 
 EXPORTS = ["session_export_html", "session_export_markdown", "session_export_json"]
+
+# An invite link's ways in, each with who would post its form: the page is only read, and
+# each way in is only posted to.
+INVITE_WAYS_IN = [
+    ("invite_join_signed_in", "outsider"),
+    ("invite_join_as_guest", ANONYMOUS),
+    ("invite_join_by_signup", ANONYMOUS),
+    ("invite_join_by_login", ANONYMOUS),
+]
 
 ACCESS = [
     # Tables and sessions
@@ -262,6 +278,19 @@ ACCESS = [
     ),
     # Accounts
     row("guest-keep-ordinary-account-404", "player", GET, "guest_keep", expect=404),
+    # Invite links
+    row("invite-post-405", "outsider", POST, "invite", "guest_invite.token", expect=405),
+    *[
+        row(
+            f"{name.replace('_', '-')}-get-405",
+            role,
+            GET,
+            name,
+            "guest_invite.token",
+            expect=405,
+        )
+        for name, role in INVITE_WAYS_IN
+    ],
     # Mini-games
     row("match-detail-outsider-404", "outsider", GET, "match_detail", "match.pk", expect=404),
     row("shuffle-in-outsider-404", "outsider", POST, "match_shuffle_in", "match.pk", expect=404),

@@ -9,6 +9,7 @@ import urllib.request
 import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.urls import reverse
 
 from sessions_app.models import GuestAccount
 from sessions_app.services.tables import invite_create
@@ -44,16 +45,19 @@ def behind_nginx():
         cache_cleared()
 
 
-def _post_as_new_browser(url: str, fields: dict, forged_address: str) -> int:
-    """GET the form's page, then POST it, as a browser with no cookies yet would; both
-    requests carry a forged X-Forwarded-For. The POST's status."""
+def _post_as_new_browser(
+    url: str, fields: dict, forged_address: str, *, form_action: str | None = None
+) -> int:
+    """GET the form's page, then POST it (to `form_action` when the form names one), as a
+    browser with no cookies yet would; both requests carry a forged X-Forwarded-For. The
+    POST's status."""
     jar = http.cookiejar.CookieJar()
     opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar), _NoRedirect())
     forged = {"X-Forwarded-For": forged_address}
     opener.open(urllib.request.Request(url, headers=forged), timeout=15).read()
     csrf = next(cookie.value for cookie in jar if cookie.name == settings.CSRF_COOKIE_NAME)
     request = urllib.request.Request(
-        url,
+        form_action or url,
         data=urllib.parse.urlencode({"csrfmiddlewaretoken": csrf, **fields}).encode(),
         headers={**forged, "Referer": url},
     )
@@ -73,10 +77,14 @@ def test_forged_forwarded_for_does_not_move_the_guest_limit(behind_nginx):
     table, gm, _players = friday_table()
     invite = invite_create(table=table, by=gm, allows_guests=True)
     url = f"{behind_nginx.url}/invite/{invite.token}/"
+    guest_url = f"{behind_nginx.url}{reverse('invite_join_as_guest', args=[invite.token])}"
 
     statuses = [
         _post_as_new_browser(
-            url, {"action": "guest", "guest-display_name": f"Guest{n}"}, f"203.0.113.{n}"
+            url,
+            {"action": "guest", "guest-display_name": f"Guest{n}"},
+            f"203.0.113.{n}",
+            form_action=guest_url,
         )
         for n in range(LIMIT + 2)
     ]

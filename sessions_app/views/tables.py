@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import functools
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login, update_session_auth_hash
-from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -17,7 +16,7 @@ from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from sessions_app.selectors.access import guest_table_id, is_gm, is_member
 from sessions_app.selectors.tables import (
@@ -275,134 +274,150 @@ def session_create(request, table, membership):
     )
 
 
-@require_http_methods(["GET", "POST"])
-def invite_landing(request, token: str):
-    """Join a table through its invite link: as the logged-in user, or by signing up or
-    logging in on this same page (one step either way)."""
-    try:
-        invite = invite_resolve(token=token)
-    except InviteError as error:
-        return _invite_error(request, error.messages[0], status=404)
-    action = request.POST.get("action") if request.method == "POST" else None
-    attempt = _invite_attempt(request, token, invite, action)
-    if attempt.user is not None:
-        return _invite_welcome(request, token, invite, attempt)
-    return _invite_page(request, invite, attempt, status=attempt.status if action else 200)
+def _invite_link_view(view):
+    """A view of an invite link (the URL's `token`), called as `view(request, invite)`.
+
+    A link that is not, or no longer, usable gets the page saying why before anything
+    posted is read, so nothing is created through it.
+    """
+
+    @functools.wraps(view)
+    def resolved(request, token: str):
+        try:
+            invite = invite_resolve(token=token)
+        except InviteError as error:
+            return _invite_error(request, error.messages[0], status=404)
+        return view(request, invite)
+
+    return resolved
 
 
-@dataclass
-class _InviteAttempt:
-    """What a visit to an invite came to: the page's three forms (the one posted bound, with
-    its errors), and the user who got in, if anyone did."""
-
-    signup_form: SignupForm
-    login_form: AuthenticationForm
-    guest_form: GuestJoinForm
-    user: AbstractBaseUser | None = None
-    # Signing up (or joining as a guest) already made the membership.
-    joined: bool = False
-    # The page's status when a posted action let nobody in.
-    status: int = 400
+@require_safe
+@_invite_link_view
+def invite_landing(request, invite):
+    """The invite link's page: join as the logged-in user, as a guest, or by signing up or
+    logging in on this same page (one step either way). Each way in posts to its own view."""
+    return _invite_page(request, invite)
 
 
-def _invite_attempt(request, token: str, invite, action: str | None) -> _InviteAttempt:
-    """Carry out the posted action, if any. The order of the checks decides which answer a
-    refused action gets: a closed server refuses a guest or a signup before its form is read."""
-    attempt = _InviteAttempt(
-        signup_form=SignupForm(prefix="signup"),
-        login_form=AuthenticationForm(request, prefix="login"),
-        guest_form=GuestJoinForm(prefix="guest"),
-    )
-    if action == "join" and request.user.is_authenticated:
-        attempt.user = request.user
-    elif action in ("guest", "signup") and settings.SIGNUP_POLICY == "closed":
-        messages.error(request, _("This server opens no new accounts. Log in to join."))
-        attempt.status = 403
-    elif action == "guest" and invite.allows_guests and not request.user.is_authenticated:
-        _invite_join_as_guest(request, token, attempt)
-    elif action == "signup":
-        _invite_join_by_signup(request, token, attempt)
-    elif action == "login":
-        _invite_join_by_login(request, attempt)
-    return attempt
+@require_POST
+@_invite_link_view
+def invite_join_signed_in(request, invite):
+    if not request.user.is_authenticated:
+        # Signed out since the page was shown: the page now offers the other ways in.
+        return _invite_page(request, invite, status=400)
+    return _invite_accept_and_welcome(request, invite, request.user)
 
 
-def _invite_join_as_guest(request, token: str, attempt: _InviteAttempt) -> None:
-    attempt.guest_form = form = GuestJoinForm(request.POST, prefix="guest")
+@require_POST
+@_invite_link_view
+def invite_join_as_guest(request, invite):
+    # A closed server refuses before the form is read, whatever was posted.
+    if settings.SIGNUP_POLICY == "closed":
+        return _invite_no_new_accounts(request, invite)
+    if not invite.allows_guests or request.user.is_authenticated:
+        return _invite_page(request, invite, status=400)
+    form = GuestJoinForm(request.POST, prefix="guest")
     if not form.is_valid():
-        return
+        return _invite_page(request, invite, guest_form=form, status=400)
     if not _signup_allowed(request, "guest", settings.GUEST_JOINS_PER_HOUR):
         form.add_error(None, _too_many())
-        attempt.status = 429
-        return
+        return _invite_page(request, invite, guest_form=form, status=429)
     try:
-        user, _membership = guest_join(token=token, display_name=form.cleaned_data["display_name"])
+        user, _membership = guest_join(
+            token=invite.token, display_name=form.cleaned_data["display_name"]
+        )
     except ValidationError as error:
         apply_errors(form, error)
-        return
+        return _invite_page(request, invite, guest_form=form, status=400)
     _signup_counted(request, "guest")
     login(request, user, backend=NEW_ACCOUNT_BACKEND)
-    attempt.user = user
-    attempt.joined = True
+    return _invite_welcome(request, invite)
 
 
-def _invite_join_by_signup(request, token: str, attempt: _InviteAttempt) -> None:
-    attempt.signup_form = form = SignupForm(request.POST, prefix="signup")
+@require_POST
+@_invite_link_view
+def invite_join_by_signup(request, invite):
+    # A closed server refuses before the form is read, whatever was posted.
+    if settings.SIGNUP_POLICY == "closed":
+        return _invite_no_new_accounts(request, invite)
+    form = SignupForm(request.POST, prefix="signup")
     if not form.is_valid():
-        return
+        return _invite_page(request, invite, signup_form=form, status=400)
     if not _signup_allowed(request, "signup", settings.SIGNUPS_PER_HOUR):
         form.add_error(None, _too_many())
-        attempt.status = 429
-        return
+        return _invite_page(request, invite, signup_form=form, status=429)
     try:
         user, _membership = user_signup_and_accept(
-            token=token,
+            token=invite.token,
             username=form.cleaned_data["username"],
             password=form.cleaned_data["password1"],
         )
     except ValidationError as error:
         apply_errors(form, error)
-        return
+        return _invite_page(request, invite, signup_form=form, status=400)
     _signup_counted(request, "signup")
     login(request, user, backend=NEW_ACCOUNT_BACKEND)
-    attempt.user = user
-    attempt.joined = True
+    return _invite_welcome(request, invite)
 
 
-def _invite_join_by_login(request, attempt: _InviteAttempt) -> None:
-    attempt.login_form = form = AuthenticationForm(request, data=request.POST, prefix="login")
-    if form.is_valid():
-        attempt.user = form.get_user()
-        login(request, attempt.user)
+@require_POST
+@_invite_link_view
+def invite_join_by_login(request, invite):
+    # The request goes with the form so that django-axes counts and locks out password
+    # tries made here as it does on the login page.
+    form = AuthenticationForm(request, data=request.POST, prefix="login")
+    if not form.is_valid():
+        return _invite_page(request, invite, login_form=form, status=400)
+    user = form.get_user()
+    login(request, user)
+    return _invite_accept_and_welcome(request, invite, user)
 
 
-def _invite_welcome(request, token: str, invite, attempt: _InviteAttempt):
-    """Make the member (unless signing up already did) and take them to the table."""
-    if not attempt.joined:
-        try:
-            invite_accept(token=token, user=attempt.user)
-        except InviteError as error:
-            return _invite_error(request, error.messages[0], status=404)
-        except PermissionDenied as error:
-            return _invite_error(request, str(error), status=403)
+def _invite_accept_and_welcome(request, invite, user):
+    try:
+        invite_accept(token=invite.token, user=user)
+    except InviteError as error:
+        return _invite_error(request, error.messages[0], status=404)
+    except PermissionDenied as error:
+        return _invite_error(request, str(error), status=403)
+    return _invite_welcome(request, invite)
+
+
+def _invite_welcome(request, invite):
     messages.success(request, _("Welcome to %(table)s.") % {"table": invite.table.name})
     return redirect("table_detail", table_id=invite.table_id)
 
 
-def _invite_page(request, invite, attempt: _InviteAttempt, *, status: int):
+def _invite_no_new_accounts(request, invite):
+    messages.error(request, _("This server opens no new accounts. Log in to join."))
+    return _invite_page(request, invite, status=403)
+
+
+def _invite_page(
+    request, invite, *, status=200, signup_form=None, login_form=None, guest_form=None
+):
+    """The invite's page with its three forms: the one a refused post came from is bound,
+    with its errors, and the others are blank."""
+    if signup_form is None:
+        signup_form = SignupForm(prefix="signup")
+    if login_form is None:
+        login_form = AuthenticationForm(request, prefix="login")
+    if guest_form is None:
+        guest_form = GuestJoinForm(prefix="guest")
     if invite.allows_guests:
         # The guest card comes first on the page: the cursor starts in it.
-        attempt.signup_form.fields["username"].widget.attrs.pop("autofocus", None)
-        attempt.guest_form.fields["display_name"].widget.attrs["autofocus"] = True
+        signup_form.fields["username"].widget.attrs.pop("autofocus", None)
+        guest_form.fields["display_name"].widget.attrs["autofocus"] = True
     already_member = is_member(user=request.user, table_id=invite.table_id)
     return render(
         request,
         "sessions_app/invite.html",
         {
             "invite": invite,
-            "signup_form": attempt.signup_form,
-            "login_form": attempt.login_form,
-            "guest_form": attempt.guest_form,
+            "signup_form": signup_form,
+            "login_form": login_form,
+            "guest_form": guest_form,
             "already_member": already_member,
             "new_accounts": settings.SIGNUP_POLICY != "closed",
         },

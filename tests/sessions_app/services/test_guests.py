@@ -172,7 +172,9 @@ def test_invite_page_join_refused_for_guest_of_another_table(client, guest):
     invite = invite_create(table=other, by=other.gm)
     client.force_login(guest)
 
-    response = client.post(reverse("invite", args=[invite.token]), {"action": "join"})
+    response = client.post(
+        reverse("invite_join_signed_in", args=[invite.token]), {"action": "join"}
+    )
 
     assert response.status_code == 403
     assert not Membership.objects.filter(table=other, user=guest).exists()
@@ -202,7 +204,7 @@ def test_invite_page_offers_guest_form_only_for_guest_invite(client, table, gm):
 
 def test_invite_page_guest_join_logs_in(client, guest_invite, table):
     response = client.post(
-        reverse("invite", args=[guest_invite.token]),
+        reverse("invite_join_as_guest", args=[guest_invite.token]),
         {"action": "guest", "guest-display_name": "Mio"},
     )
 
@@ -212,7 +214,7 @@ def test_invite_page_guest_join_logs_in(client, guest_invite, table):
 
 def test_invite_page_guest_name_clash_says_so(client, guest_invite, player):
     response = client.post(
-        reverse("invite", args=[guest_invite.token]),
+        reverse("invite_join_as_guest", args=[guest_invite.token]),
         {"action": "guest", "guest-display_name": "player"},
     )
 
@@ -224,7 +226,8 @@ def test_invite_page_ordinary_invite_refuses_guest_post(client, table, gm):
     invite = invite_create(table=table, by=gm)
 
     response = client.post(
-        reverse("invite", args=[invite.token]), {"action": "guest", "guest-display_name": "Mio"}
+        reverse("invite_join_as_guest", args=[invite.token]),
+        {"action": "guest", "guest-display_name": "Mio"},
     )
 
     assert response.status_code == 400
@@ -233,7 +236,7 @@ def test_invite_page_ordinary_invite_refuses_guest_post(client, table, gm):
 
 def test_invite_page_guest_joins_rate_limited_per_address(client, guest_invite, settings):
     settings.GUEST_JOINS_PER_HOUR = 2
-    url = reverse("invite", args=[guest_invite.token])
+    url = reverse("invite_join_as_guest", args=[guest_invite.token])
     for name in ["Mio", "Ren"]:
         client.post(url, {"action": "guest", "guest-display_name": name})
         client.logout()
@@ -247,7 +250,7 @@ def test_invite_page_guest_joins_rate_limited_per_address(client, guest_invite, 
 
 def test_invite_page_rate_limit_counts_each_address_apart(client, guest_invite, settings):
     settings.GUEST_JOINS_PER_HOUR = 1
-    url = reverse("invite", args=[guest_invite.token])
+    url = reverse("invite_join_as_guest", args=[guest_invite.token])
     client.post(url, {"action": "guest", "guest-display_name": "Mio"})
     client.logout()
 

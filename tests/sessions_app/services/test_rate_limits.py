@@ -115,7 +115,7 @@ def test_login_lock_on_the_invite_page_form(client, keeper, table, gm):
     from sessions_app.services.tables import invite_create
 
     invite = invite_create(table=table, by=gm)
-    url = reverse("invite", args=[invite.token])
+    url = reverse("invite_join_by_login", args=[invite.token])
     form = {"action": "login", "login-username": "keeper", "login-password": WRONG}
     for _ in range(6):
         response = client.post(url, form)

@@ -123,7 +123,7 @@ def test_removed_member_rejoining_through_the_invite_page_is_told_why(
     client = Client()
     client.force_login(player)
 
-    response = client.post(reverse("invite", args=[invite.token]), {"action": "join"})
+    response = client.post(reverse("invite_join_signed_in", args=[invite.token]))
 
     assert response.status_code == 403
     assert "only they can let you join again" in response.content.decode()

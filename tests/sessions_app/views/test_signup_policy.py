@@ -16,7 +16,7 @@ pytestmark = pytest.mark.usefixtures("empty_cache")
 
 def _invite_signup(client, invite):
     return client.post(
-        reverse("invite", args=[invite.token]),
+        reverse("invite_join_by_signup", args=[invite.token]),
         {"action": "signup", **{f"signup-{key}": value for key, value in SIGNUP.items()}},
     )
 
@@ -68,7 +68,10 @@ def test_signup_policy_closed_refuses_sign_up_and_guests_on_an_invite(
 
     page = client.get(url).content.decode()
     signup = _invite_signup(client, guest_invite)
-    guest = client.post(url, {"action": "guest", "guest-display_name": "Mio"})
+    guest = client.post(
+        reverse("invite_join_as_guest", args=[guest_invite.token]),
+        {"action": "guest", "guest-display_name": "Mio"},
+    )
 
     assert 'value="signup"' not in page
     assert 'value="guest"' not in page
@@ -86,7 +89,7 @@ def test_signup_policy_closed_still_lets_a_member_log_in_and_join(
     from tests.factories import PASSWORD
 
     response = client.post(
-        reverse("invite", args=[guest_invite.token]),
+        reverse("invite_join_by_login", args=[guest_invite.token]),
         {"action": "login", "login-username": "player", "login-password": PASSWORD},
     )
 

@@ -1,12 +1,15 @@
 import datetime
 
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.messages import get_messages
 from django.test import Client
 from django.urls import reverse
 
 from sessions_app.models import GameSession, Membership, Table, TimelineEvent
 from sessions_app.services.chat import chat_post
 from sessions_app.services.play import phase_advance
-from sessions_app.services.tables import invite_create
+from sessions_app.services.tables import invite_create, invite_withdraw
 from tests.factories import PASSWORD, standard_profile
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -54,7 +57,7 @@ def test_invite_create_by_player_refused(player_client, table, player_membership
 def _newcomer_signs_up(client, invite):
     """Sign up as "newcomer" on the invite's landing page."""
     return client.post(
-        reverse("invite", args=[invite.token]),
+        reverse("invite_join_by_signup", args=[invite.token]),
         {
             "action": "signup",
             "signup-username": "newcomer",
@@ -78,7 +81,7 @@ def test_invite_landing_login_joins_table(client, table, gm, outsider):
     invite = invite_create(table=table, by=gm)
 
     response = client.post(
-        reverse("invite", args=[invite.token]),
+        reverse("invite_join_by_login", args=[invite.token]),
         {"action": "login", "login-username": "outsider", "login-password": PASSWORD},
     )
 
@@ -90,7 +93,7 @@ def test_invite_landing_wrong_password_joins_nothing(client, table, gm, outsider
     invite = invite_create(table=table, by=gm)
 
     response = client.post(
-        reverse("invite", args=[invite.token]),
+        reverse("invite_join_by_login", args=[invite.token]),
         {"action": "login", "login-username": "outsider", "login-password": "wrong"},
     )
 
@@ -102,7 +105,9 @@ def test_invite_landing_logged_in_join(client, table, gm, outsider):
     invite = invite_create(table=table, by=gm)
     client.force_login(outsider)
 
-    response = client.post(reverse("invite", args=[invite.token]), {"action": "join"})
+    response = client.post(
+        reverse("invite_join_signed_in", args=[invite.token]), {"action": "join"}
+    )
 
     assert response.status_code == 302
     assert Membership.objects.filter(table=table, user=outsider).exists()
@@ -145,6 +150,186 @@ def test_invite_landing_expired_signup_creates_nothing(client, table, gm):
     from django.contrib.auth import get_user_model
 
     assert not get_user_model().objects.filter(username="newcomer").exists()
+
+
+# --- The invite's ways in: each form posts to its own address under the link ---------------
+
+NEW_PASSWORD = "a-long-pass-phrase"
+
+# What each way in's form posts when it would let its sender in; the join form is posted
+# signed in as the outsider, the others signed out.
+WAYS_IN = {
+    "invite_join_signed_in": {"action": "join"},
+    "invite_join_as_guest": {"action": "guest", "guest-display_name": "Mio"},
+    "invite_join_by_signup": {
+        "action": "signup",
+        "signup-username": "newcomer",
+        "signup-password1": NEW_PASSWORD,
+        "signup-password2": NEW_PASSWORD,
+    },
+    "invite_join_by_login": {
+        "action": "login",
+        "login-username": "outsider",
+        "login-password": PASSWORD,
+    },
+}
+
+
+def _post_way_in(client, url_name, token, outsider, **changes):
+    if url_name == "invite_join_signed_in":
+        client.force_login(outsider)
+    return client.post(reverse(url_name, args=[token]), {**WAYS_IN[url_name], **changes})
+
+
+def _accounts_and_memberships():
+    return get_user_model().objects.count(), Membership.objects.count()
+
+
+def test_invite_landing_forms_post_to_their_ways_in(client, table, gm, outsider):
+    invite = invite_create(table=table, by=gm, allows_guests=True)
+    url = reverse("invite", args=[invite.token])
+
+    signed_out = client.get(url).content.decode()
+    client.force_login(outsider)
+    signed_in = client.get(url).content.decode()
+
+    for url_name in ("invite_join_as_guest", "invite_join_by_signup", "invite_join_by_login"):
+        assert f'action="{reverse(url_name, args=[invite.token])}"' in signed_out
+    assert f'action="{reverse("invite_join_signed_in", args=[invite.token])}"' in signed_in
+
+
+def test_invite_landing_refuses_a_post_and_joins_nobody(client, table, gm, outsider):
+    invite = invite_create(table=table, by=gm)
+    client.force_login(outsider)
+
+    response = client.post(reverse("invite", args=[invite.token]), {"action": "join"})
+
+    assert response.status_code == 405
+    assert not Membership.objects.filter(table=table, user=outsider).exists()
+
+
+# The guest and sign-up limits count in the cache: it starts empty.
+@pytest.mark.usefixtures("empty_cache")
+@pytest.mark.parametrize("url_name", WAYS_IN)
+def test_invite_way_in_joins_and_welcomes(client, table, gm, outsider, url_name):
+    invite = invite_create(table=table, by=gm, allows_guests=True)
+
+    response = _post_way_in(client, url_name, invite.token, outsider)
+
+    assert response.status_code == 302
+    assert response["Location"] == reverse("table_detail", args=[table.pk])
+    assert "Welcome to Friday table." in [str(m) for m in get_messages(response.wsgi_request)]
+    assert client.get(response["Location"]).status_code == 200
+
+
+@pytest.mark.parametrize("url_name", WAYS_IN)
+@pytest.mark.parametrize(
+    ("link", "says"),
+    [("unknown", "not known"), ("withdrawn", "withdrawn"), ("expired", "expired")],
+)
+def test_invite_way_in_through_a_bad_link_changes_nothing(
+    client, table, gm, outsider, url_name, link, says
+):
+    if link == "unknown":
+        token = "not-a-token"
+    else:
+        lifetime = datetime.timedelta(seconds=-1) if link == "expired" else None
+        invite = invite_create(table=table, by=gm, allows_guests=True, lifetime=lifetime)
+        if link == "withdrawn":
+            invite_withdraw(invite=invite, by=gm)
+        token = invite.token
+    before = _accounts_and_memberships()
+
+    response = _post_way_in(client, url_name, token, outsider)
+
+    assert response.status_code == 404
+    assert says in response.content.decode()
+    assert _accounts_and_memberships() == before
+    signed_in_before = url_name == "invite_join_signed_in"
+    assert ("_auth_user_id" in client.session) == signed_in_before
+
+
+def test_invite_join_signed_in_when_signed_out_shows_the_page_again(client, table, gm):
+    invite = invite_create(table=table, by=gm)
+    before = _accounts_and_memberships()
+
+    response = client.post(reverse("invite_join_signed_in", args=[invite.token]))
+
+    assert response.status_code == 400
+    assert "Log in and join" in response.content.decode()
+    assert _accounts_and_memberships() == before
+
+
+def test_invite_join_as_guest_without_a_name_shows_the_error_and_changes_nothing(
+    client, table, gm, outsider
+):
+    invite = invite_create(table=table, by=gm, allows_guests=True)
+    before = _accounts_and_memberships()
+
+    response = _post_way_in(
+        client, "invite_join_as_guest", invite.token, outsider, **{"guest-display_name": ""}
+    )
+
+    assert response.status_code == 400
+    assert "display_name" in response.context["guest_form"].errors
+    assert "Join Friday table" in response.content.decode()
+    assert _accounts_and_memberships() == before
+    assert "_auth_user_id" not in client.session
+
+
+def test_invite_join_by_signup_with_passwords_that_differ_shows_the_error_and_changes_nothing(
+    client, table, gm, outsider
+):
+    invite = invite_create(table=table, by=gm)
+    before = _accounts_and_memberships()
+
+    response = _post_way_in(
+        client,
+        "invite_join_by_signup",
+        invite.token,
+        outsider,
+        **{"signup-password2": "another-long-pass-phrase"},
+    )
+
+    assert response.status_code == 400
+    assert "password2" in response.context["signup_form"].errors
+    assert 'value="newcomer"' in response.content.decode()
+    assert _accounts_and_memberships() == before
+    assert "_auth_user_id" not in client.session
+
+
+def test_invite_join_by_login_with_a_wrong_password_shows_the_error_and_changes_nothing(
+    client, table, gm, outsider
+):
+    invite = invite_create(table=table, by=gm)
+    before = _accounts_and_memberships()
+
+    response = _post_way_in(
+        client, "invite_join_by_login", invite.token, outsider, **{"login-password": "wrong"}
+    )
+
+    assert response.status_code == 400
+    assert response.context["login_form"].non_field_errors()
+    assert 'value="outsider"' in response.content.decode()
+    assert _accounts_and_memberships() == before
+    assert "_auth_user_id" not in client.session
+
+
+@pytest.mark.usefixtures("empty_cache")
+def test_invite_join_by_signup_rate_limited_per_address(client, table, gm, outsider, settings):
+    settings.SIGNUPS_PER_HOUR = 1
+    invite = invite_create(table=table, by=gm)
+    _post_way_in(client, "invite_join_by_signup", invite.token, outsider)
+    client.logout()
+    before = _accounts_and_memberships()
+
+    response = _post_way_in(
+        client, "invite_join_by_signup", invite.token, outsider, **{"signup-username": "second"}
+    )
+
+    assert response.status_code == 429
+    assert "Too many new accounts" in response.content.decode()
+    assert _accounts_and_memberships() == before
 
 
 def test_session_create_htmx_redirects_to_room(gm_client, table):
