@@ -44,7 +44,7 @@ class PanelSpec:
     context: ContextBuilder = room_panels_context
     # The room's script (static/js/room/live-panels.js) keeps what the viewer typed, chose or
     # opened in these partials when they are swapped; Actics X's boards keep their own plans
-    # (static/js/acticsx-board.js), board by board.
+    # (static/js/acticsx/board.js), board by board.
     keeps_input: bool = True
     # Sent whole again to a page that missed events; the open checks and the boards have
     # their own catch-up (item by item, and with the board ids the socket follows).

@@ -7,6 +7,6 @@ import "../room/play-table.js";
 import "../room/chat.js";
 import "../cards.js";
 import "../acticsx-replay.js";
-import "../acticsx-board.js";
+import "../acticsx/board.js";
 import "../actual-board.js";
 import "../sound.js";

@@ -3,5 +3,5 @@ import "../spectator.js";
 import "../sound.js";
 import "../cards.js";
 import "../acticsx-replay.js";
-import "../acticsx-board.js";
+import "../acticsx/board.js";
 import "../actual-board.js";
