@@ -1,28 +1,11 @@
-from django.contrib.auth.models import AnonymousUser
+import datetime
 
-from sessions_app.models import TimelineEvent
-from sessions_app.selectors.scenarios import scenario_for_owner, scenario_plan, scenarios_for_owner
-from sessions_app.selectors.tables import membership_get, tables_for_user
+from django.utils import timezone
+
+from sessions_app.models import Presence, TimelineEvent
 from sessions_app.selectors.timeline import events_after, present_users, visible_events
 from sessions_app.services.timeline import presence_enter, presence_seen, timeline_append
-from tests.factories import TableFactory, UserFactory
-
-
-def test_tables_for_user_lists_only_own_tables(table, player_membership, player):
-    TableFactory(name="Elsewhere")
-
-    assert list(tables_for_user(user=player)) == [table]
-
-
-def test_membership_get_reads_the_row(table, gm, player, player_membership):
-    assert membership_get(user=player, table_id=table.pk) == player_membership
-    assert membership_get(user=gm, table_id=table.pk).role == "gm"
-
-
-def test_membership_get_none_for_outsider_and_anonymous(table, outsider):
-    assert membership_get(user=outsider, table_id=table.pk) is None
-    assert membership_get(user=AnonymousUser(), table_id=table.pk) is None
-    assert membership_get(user=None, table_id=table.pk) is None
+from tests.factories import UserFactory
 
 
 def _append_mixed_events(session, gm, player):
@@ -87,12 +70,6 @@ def test_present_users_counts_each_user_once(session, player, gm):
 
 
 def test_present_users_forgets_sockets_not_seen_for_long(session, player, gm):
-    import datetime
-
-    from django.utils import timezone
-
-    from sessions_app.models import Presence
-
     presence_enter(session_id=session.pk, user=player, channel_name="stale")
     presence_enter(session_id=session.pk, user=gm, channel_name="alive")
     Presence.objects.filter(channel_name="stale").update(
@@ -103,12 +80,6 @@ def test_present_users_forgets_sockets_not_seen_for_long(session, player, gm):
 
 
 def test_presence_seen_refreshes_a_socket(session, player):
-    import datetime
-
-    from django.utils import timezone
-
-    from sessions_app.models import Presence
-
     presence_enter(session_id=session.pk, user=player, channel_name="c1")
     Presence.objects.filter(channel_name="c1").update(
         last_seen=timezone.now() - datetime.timedelta(minutes=10)
@@ -117,43 +88,3 @@ def test_presence_seen_refreshes_a_socket(session, player):
     presence_seen(channel_name="c1")
 
     assert present_users(session_id=session.pk) == [player]
-
-
-# Scenarios
-
-from tests.factories import PlannedSceneFactory, ScenarioFactory  # noqa: E402
-
-
-def test_scenarios_for_owner_lists_only_own_scenarios(gm, outsider):
-    mine = ScenarioFactory(owner=gm, title="Mine")
-    ScenarioFactory(owner=outsider, title="Theirs")
-
-    assert list(scenarios_for_owner(user=gm)) == [mine]
-
-
-def test_scenario_for_owner_none_for_other_user(gm, outsider):
-    scenario = ScenarioFactory(owner=gm)
-
-    assert scenario_for_owner(user=outsider, scenario_id=scenario.pk) is None
-
-
-def test_scenario_for_owner_returns_own_scenario(gm):
-    scenario = ScenarioFactory(owner=gm)
-
-    assert scenario_for_owner(user=gm, scenario_id=scenario.pk) == scenario
-
-
-def test_scenario_plan_groups_scenes_by_phase_in_order(gm):
-    scenario = ScenarioFactory(owner=gm)
-    PlannedSceneFactory(scenario=scenario, phase="middle", position=2, title="Second")
-    PlannedSceneFactory(scenario=scenario, phase="middle", position=1, title="First")
-    PlannedSceneFactory(scenario=scenario, phase="ending", position=1, title="Last")
-
-    plan = scenario_plan(scenario=scenario)
-
-    assert [(phase, [scene.title for scene in scenes]) for phase, _label, scenes in plan] == [
-        ("opening", []),
-        ("middle", ["First", "Second"]),
-        ("climax", []),
-        ("ending", ["Last"]),
-    ]
