@@ -73,9 +73,13 @@ test: check-python $(VENV)/.installed-dev check-chromium
 test-fast: check-python $(VENV)/.installed-dev
 	$(PY) -m pytest -m "not browser and not multiprocess"
 
+# The rules tests' seeded random games at full size, too: the everyday suite plays a fifth
+# of them (RANDOM_GAMES, tests/minigames/conftest.py).
 bench: check-python $(VENV)/.installed-dev
 	@$(PY) manage.py collectstatic --noinput -v0
 	@for script in tests/benchmarks/bench_*.py; do echo "== $$script"; $(PY) $$script || exit 1; done
+	@echo "== tests/minigames random games at full size (RANDOM_GAMES=500)"
+	@RANDOM_GAMES=500 $(PY) -m pytest tests/minigames -k "random or generic" -p no:cacheprovider -q
 
 # Every benchmark at a toy size, for CI: it notices a benchmark that no longer runs. The
 # figures of so short a run mean nothing; `make bench` gives the real ones. Two run at a

@@ -6,8 +6,10 @@ from asgiref.sync import sync_to_async
 from minigames import services
 from minigames.actual.rules import engine
 from minigames.models import Match, MatchMove
+from sessions_app.services.chat import chat_post
+from tests.clients import LINE_AFTER, frames_before
 from tests.matches import actual_set_up_alike, ren_joins_a_match_with_aki
-from tests.sessions_app.live.test_consumers import _frames, _joined
+from tests.sessions_app.live.test_consumers import _joined
 
 
 def _playing_match(session, player):
@@ -25,8 +27,6 @@ async def test_counter_mode_change_is_sent_to_its_seat_alone(session, gm, player
     sockets = {}
     for name, user in (("aki", player), ("ren", ren), ("gm", gm)):
         sockets[name], _initial = await _joined(user, session)
-    for socket in sockets.values():
-        await _frames(socket)  # the presence news of each other's arrival
 
     await sync_to_async(services.match_move)(
         match_id=match.pk,
@@ -34,7 +34,9 @@ async def test_counter_mode_change_is_sent_to_its_seat_alone(session, gm, player
         action={"type": "counter_mode", "value": "never"},
         version=match.version,
     )
-    frames = {name: await _frames(socket) for name, socket in sockets.items()}
+    # Whatever the change sent each socket came before the line posted after it.
+    await sync_to_async(chat_post)(session=session, by=gm, text=LINE_AFTER)
+    frames = {name: await frames_before(socket, LINE_AFTER) for name, socket in sockets.items()}
     for socket in sockets.values():
         await socket.disconnect()
 

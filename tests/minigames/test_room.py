@@ -85,14 +85,14 @@ def test_the_attacker_is_asked_nothing(session, gm, player, pc, npc):
 async def test_the_gm_s_open_inbox_gets_the_question_when_the_attack_lands(
     session, gm, player, pc, npc
 ):
-    from tests.sessions_app.live.test_consumers import _frames, _joined
+    from tests.clients import frames_until
+    from tests.sessions_app.live.test_consumers import _joined
 
     gm_socket, _ = await _joined(gm, session)
-    await _frames(gm_socket)
 
     match = await sync_to_async(_attacked_npc)(session, player, gm, pc, npc)
 
-    received = "".join(await _frames(gm_socket, timeout=1.5))
+    received = "".join(await frames_until(gm_socket, f'id="inbox-board-{match.pk}"'))
     # In the inbox, not only on the board, which asks too.
     assert f'id="inbox-board-{match.pk}"' in received
     await gm_socket.disconnect()

@@ -11,12 +11,24 @@ from django.db import transaction
 
 from config.asgi import application
 from sessions_app.live import roster
-from sessions_app.live.consumers import CLOSE_NOT_A_MEMBER
+from sessions_app.live.consumers import CLOSE_NOT_A_MEMBER, CLOSE_SIGNED_OUT
 from sessions_app.models import Membership, Presence, TimelineEvent
+from sessions_app.presenters.live import user_sockets_group
 from sessions_app.services.chat import chat_post
 from sessions_app.services.checks import check_request, check_roll, gm_roll
 from sessions_app.services.timeline import timeline_append
+from tests.clients import (
+    LINE_AFTER,
+    frames_before,
+    frames_until,
+    sockets_in_room,
+    until_synced,
+    without_presence,
+)
 from tests.clients import session_cookie as _session_cookie
+
+# The quiet-window wait, for a test that counts what arrives over a while (and for the
+# tests of other folders that import it from here).
 from tests.clients import socket_frames as _frames
 from tests.factories import secret_sneak_check
 from tests.matches import ALIKE_SETUP, ren_joins_a_match_with_aki
@@ -32,23 +44,12 @@ async def _communicator(user, session, *, origin=b"http://localhost", query=""):
     return WebsocketCommunicator(application, path, headers=headers)
 
 
-async def _until_synced(communicator, *, timeout=30.0) -> list[str]:
-    """Every frame of a sync, up to the board list that always ends it: a long catch-up on
-    a loaded machine may pause longer between frames than a quiet window would allow."""
-    frames = []
-    while not any('id="matches"' in frame for frame in frames[-1:]):
-        output = await communicator.receive_output(timeout=timeout)
-        if output["type"] == "websocket.send":
-            frames.append(output["text"])
-    return frames
-
-
 async def _joined(user, session, *, last_seq=0):
     communicator = await _communicator(user, session)
     connected, _ = await communicator.connect()
     assert connected
     await communicator.send_to(text_data=json.dumps({"type": "sync", "last_seq": last_seq}))
-    initial = await _until_synced(communicator)
+    initial = await until_synced(communicator)
     return communicator, initial
 
 
@@ -87,7 +88,7 @@ async def test_consumer_member_receives_public_event(session, player, gm):
     communicator, _ = await _joined(player, session)
 
     await chat(session=session, by=gm, text="Welcome to the library")
-    frames = await _frames(communicator)
+    frames = await frames_until(communicator, "Welcome to the library")
 
     assert any("Welcome to the library" in frame for frame in frames)
     await communicator.disconnect()
@@ -98,8 +99,9 @@ async def test_consumer_gm_only_event_reaches_gm_not_player(session, gm, player)
     player_socket, _ = await _joined(player, session)
 
     await chat(session=session, by=gm, text="The librarian is the thief", gm_only=True)
-    gm_frames = await _frames(gm_socket)
-    player_frames = await _frames(player_socket)
+    gm_frames = await frames_until(gm_socket, "The librarian is the thief")
+    await chat(session=session, by=gm, text=LINE_AFTER)
+    player_frames = await frames_before(player_socket, LINE_AFTER)
 
     assert any("The librarian is the thief" in frame for frame in gm_frames)
     assert not any("librarian" in frame for frame in player_frames)
@@ -119,7 +121,7 @@ async def test_consumer_listed_user_event_reaches_only_listed(session, gm, playe
         visibility=TimelineEvent.Visibility.USERS,
         audience=[player],
     )
-    frames = await _frames(player_socket)
+    frames = await frames_until(player_socket, "only for you")
 
     assert any("only for you" in frame for frame in frames)
     await player_socket.disconnect()
@@ -150,12 +152,12 @@ async def test_consumer_page_with_its_place_in_the_address_is_caught_up_on_conne
     communicator = await _communicator(player, session, query="last_seq=1")
     assert (await communicator.connect())[0]
 
-    initial = await _until_synced(communicator)
+    initial = await until_synced(communicator)
     timeline = "".join(frame for frame in initial if 'id="timeline-items"' in frame)
     assert re.findall(r"</strong>: (\w+)", timeline) == ["two", "three"]
 
     await chat(session=session, by=gm, text="four")
-    assert "four" in "".join(await _frames(communicator))
+    assert "four" in "".join(await frames_until(communicator, "</strong>: four"))
     await communicator.disconnect()
 
 
@@ -164,7 +166,7 @@ async def test_consumer_nonsense_place_in_the_address_counts_as_nothing_held(ses
     communicator = await _communicator(player, session, query="last_seq=yesterday")
     assert (await communicator.connect())[0]
 
-    initial = await _until_synced(communicator)
+    initial = await until_synced(communicator)
     assert "one" in "".join(frame for frame in initial if 'id="timeline-items"' in frame)
     await communicator.disconnect()
 
@@ -189,13 +191,16 @@ async def test_consumer_match_page_with_its_board_in_the_address_follows_only_it
     )
     communicator = await _communicator(player, session, query=f"only_board={match.pk}")
     assert (await communicator.connect())[0]
-    assert await communicator.receive_nothing(timeout=0.5)
+    await sockets_in_room(session.pk)
 
     await chat(session=session, by=gm, text="the room goes on")
     await sync_to_async(match_services.match_move)(
         match_id=match.pk, by=player, action=ALIKE_SETUP, version=0
     )
-    received = "".join(await _frames(communicator))
+    frames = await frames_until(communicator, f"match-{match.pk}")
+    # Nothing came before the board: no catch-up on connect, and not the room's line.
+    assert frames[:-1] == []
+    received = "".join(frames)
     assert f"match-{match.pk}" in received
     assert "the room goes on" not in received
     await communicator.disconnect()
@@ -209,7 +214,7 @@ async def test_consumer_catch_up_comes_in_frames_cut_by_size(session, gm, player
     communicator = await _communicator(player, session)
     assert (await communicator.connect())[0]
     await communicator.send_to(text_data=json.dumps({"type": "sync", "last_seq": 0}))
-    initial = await _until_synced(communicator)
+    initial = await until_synced(communicator)
 
     timeline = [frame for frame in initial if 'id="timeline-items"' in frame]
     assert [re.findall(r"</strong>: (\w+)", frame) for frame in timeline] == [
@@ -228,7 +233,7 @@ async def test_consumer_catch_up_of_long_lines_stays_under_the_frame_limit(sessi
     communicator = await _communicator(player, session)
     assert (await communicator.connect())[0]
     await communicator.send_to(text_data=json.dumps({"type": "sync", "last_seq": 0}))
-    initial = await _until_synced(communicator)
+    initial = await until_synced(communicator)
 
     timeline = [frame for frame in initial if 'id="timeline-items"' in frame]
     assert sum(len(frame.encode()) for frame in timeline) > 1024 * 1024
@@ -240,10 +245,14 @@ async def test_consumer_catch_up_of_long_lines_stays_under_the_frame_limit(sessi
 async def test_consumer_sends_nothing_before_sync(session, gm, player):
     communicator = await _communicator(player, session)
     await communicator.connect()
+    await sockets_in_room(session.pk, synced=False)
 
     await chat(session=session, by=gm, text="too early")
+    # The socket's channel brings the line first, then a sign-out that closes the socket:
+    # had the line been forwarded, it would have come before the close.
+    await get_channel_layer().group_send(user_sockets_group(player.pk), {"type": "user.signed_out"})
 
-    assert await communicator.receive_nothing(timeout=0.5)
+    assert await frames_until(communicator, "<closed") == [f"<closed {CLOSE_SIGNED_OUT}>"]
     await communicator.disconnect()
 
 
@@ -260,7 +269,8 @@ async def test_consumer_rolled_back_action_emits_no_frame(session, gm, player):
         await append_then_fail()
 
     # A late presence update may still come on a loaded machine; no line may.
-    frames = await _frames(communicator)
+    await chat(session=session, by=gm, text=LINE_AFTER)
+    frames = await frames_before(communicator, LINE_AFTER)
     assert not [frame for frame in frames if 'id="timeline-items"' in frame]
     await communicator.disconnect()
 
@@ -270,25 +280,35 @@ async def test_consumer_membership_rechecked_on_message(session, player):
 
     await sync_to_async(Membership.objects.filter(user=player).delete)()
     await communicator.send_to(text_data=json.dumps({"type": "sync", "last_seq": 0}))
-    frames = await _frames(communicator)
+    frames = await frames_until(communicator, "<closed")
 
-    assert frames == [f"<closed {CLOSE_NOT_A_MEMBER}>"]
+    assert without_presence(frames) == [f"<closed {CLOSE_NOT_A_MEMBER}>"]
 
 
 async def test_consumer_presence_shows_both_users(session, gm, player):
     gm_socket, _ = await _joined(gm, session)
     player_socket, _ = await _joined(player, session)
 
-    gm_frames = await _frames(gm_socket)
+    # The GM's own sync showed the GM alone, or both: the update that shows both is sent
+    # once the player's join settles (at most once per PRESENCE_DELAY, 0.5 s, per room).
+    gm_frames = await frames_until(gm_socket, 'data-user="player"')
 
     latest_presence = [frame for frame in gm_frames if 'id="presence"' in frame][-1]
     assert 'data-user="gm"' in latest_presence
     assert 'data-user="player"' in latest_presence
     await player_socket.disconnect()
-    # Presence changes are sent at most once per PRESENCE_DELAY (0.5 s) per room.
-    after_leave = [f for f in await _frames(gm_socket, timeout=1.5) if 'id="presence"' in f][-1]
+    after_leave = [f for f in await _presence_without_player(gm_socket) if 'id="presence"' in f][-1]
     assert 'data-user="player"' not in after_leave
     await gm_socket.disconnect()
+
+
+async def _presence_without_player(socket) -> list[str]:
+    """Frames up to the presence update sent after the player left (one sent before, still
+    showing the player, may come first)."""
+    frames = []
+    while not frames or 'data-user="player"' in frames[-1]:
+        frames += await frames_until(socket, 'id="presence"')
+    return frames
 
 
 async def test_consumer_presence_storm_is_coalesced(session, gm, player):
@@ -313,7 +333,7 @@ async def test_consumer_renders_in_browser_language(session, gm, player):
     await communicator.connect()
     await communicator.send_to(text_data=json.dumps({"type": "sync", "last_seq": 0}))
 
-    frames = await _frames(communicator)
+    frames = await until_synced(communicator)
 
     assert any("（あなた）" in frame or "(あなた)" in frame for frame in frames)
     await communicator.disconnect()
@@ -323,7 +343,7 @@ async def test_consumer_sync_beyond_last_event_still_gets_live_events(session, g
     communicator, _ = await _joined(player, session, last_seq=10**9)
 
     await chat(session=session, by=gm, text="still heard")
-    frames = await _frames(communicator)
+    frames = await frames_until(communicator, "still heard")
 
     assert any("still heard" in frame for frame in frames)
     await communicator.disconnect()
@@ -354,8 +374,11 @@ async def test_consumer_check_request_brings_widget_to_owner_only(session, gm, p
     await sync_to_async(check_request)(
         session=session, by=gm, character=pc, label="Climb", value_name="Strength"
     )
-    owner_frames = "".join(await _frames(owner_socket))
-    other_frames = "".join(await _frames(other_socket))
+    owner_frames = "".join(
+        await frames_until(owner_socket, 'class="roll-widget"', 'hx-swap-oob="beforeend"')
+    )
+    await chat(session=session, by=gm, text=LINE_AFTER)
+    other_frames = "".join(await frames_before(other_socket, LINE_AFTER))
 
     assert 'class="roll-widget"' in owner_frames
     assert 'hx-swap-oob="beforeend"' in owner_frames
@@ -396,9 +419,10 @@ async def test_consumer_rolled_check_removes_widget(session, gm, player):
     assert any(f'id="check-item-{request.pk}"' in frame for frame in initial)
 
     await sync_to_async(check_roll)(request_id=request.pk, by=player, dice=(3, 4))
-    frames = "".join(await _frames(owner_socket))
+    removed = f'<li id="check-item-{request.pk}" hx-swap-oob="delete"></li>'
+    frames = "".join(await frames_until(owner_socket, removed, "die showing 3"))
 
-    assert f'<li id="check-item-{request.pk}" hx-swap-oob="delete"></li>' in frames
+    assert removed in frames
     assert "die showing 3" in frames
     await owner_socket.disconnect()
 
@@ -417,8 +441,9 @@ async def test_consumer_secret_roll_numbers_never_in_player_frames(session, gm, 
         secret=True,
         dice=(6, 2),
     )
-    gm_frames = "".join(await _frames(gm_socket))
-    player_frames = "".join(await _frames(player_socket))
+    gm_frames = "".join(await frames_until(gm_socket, "die showing 6", "Bluff the heroes"))
+    await chat(session=session, by=gm, text=LINE_AFTER)
+    player_frames = "".join(await frames_before(player_socket, LINE_AFTER, "made a secret roll"))
 
     assert "die showing 6" in gm_frames and "Bluff the heroes" in gm_frames
     assert "made a secret roll" in player_frames
@@ -435,7 +460,8 @@ async def test_consumer_secret_difficulty_hidden_from_player_frames(session, gm,
 
     request = await sync_to_async(secret_sneak_check)(session, gm, pc, 17)
     await sync_to_async(check_roll)(request_id=request.pk, by=player, dice=(2, 3))
-    frames = "".join(await _frames(player_socket))
+    await chat(session=session, by=gm, text=LINE_AFTER)
+    frames = "".join(await frames_before(player_socket, LINE_AFTER, "<strong>10</strong>"))
 
     assert "difficulty 17" not in frames and ">17<" not in frames
     assert "Failure" not in frames
@@ -462,8 +488,9 @@ async def test_consumer_match_frames_hide_the_other_seats_hand(session, gm, play
     await sync_to_async(match_services.match_move)(
         match_id=match.pk, by=other, action=ALIKE_SETUP, version=1
     )
-    player_frames = "".join(await _frames(player_socket))
-    gm_frames = "".join(await _frames(gm_socket))
+    await chat(session=session, by=gm, text=LINE_AFTER)
+    player_frames = "".join(await frames_before(player_socket, LINE_AFTER, "card-face"))
+    gm_frames = "".join(await frames_before(gm_socket, LINE_AFTER, f"match-{match.pk}"))
 
     await sync_to_async(match.refresh_from_db)()
     state = engine.from_dict(match.state)
@@ -500,7 +527,8 @@ async def test_consumer_acticsx_frames_hide_hand_and_unconfirmed_plan(session, g
         return view["players"][1]["hand"]
 
     ren_hand = await ren_plans()
-    frames = "".join(await _frames(player_socket))
+    await chat(session=session, by=gm, text=LINE_AFTER)
+    frames = "".join(await frames_before(player_socket, LINE_AFTER, "plan confirmed"))
 
     assert "plan confirmed" in frames
     hidden_names = {card_data.CARDS[card]["name"]["en"] for card in ren_hand}
@@ -523,7 +551,10 @@ async def test_consumer_ping_keeps_presence_fresh(session, player):
     await sync_to_async(Presence.objects.filter(session=session).update)(last_seen=old)
 
     await communicator.send_to(text_data=json.dumps({"type": "ping"}))
-    await communicator.receive_nothing(timeout=0.3)
+    # A socket handles its page's messages one after the other: once the sync that follows
+    # the ping is answered, the ping has been handled.
+    await communicator.send_to(text_data=json.dumps({"type": "sync", "last_seq": 0}))
+    await until_synced(communicator)
 
     presence = await sync_to_async(Presence.objects.get)(session=session)
     assert presence.last_seen > old + datetime.timedelta(minutes=5)
@@ -542,11 +573,11 @@ async def test_consumer_shows_times_in_the_browser_s_time_zone(session, gm, play
     plain, _ = await _joined(gm, session)
     await tokyo.connect()
     await tokyo.send_to(text_data=json.dumps({"type": "sync", "last_seq": 0}))
-    await _frames(tokyo)
+    await until_synced(tokyo)
 
     event = await chat(session=session, by=gm, text="What time is it?")
-    tokyo_frames = await _frames(tokyo)
-    plain_frames = await _frames(plain)
+    tokyo_frames = await frames_until(tokyo, "What time is it?")
+    plain_frames = await frames_until(plain, "What time is it?")
 
     in_tokyo = event.created_at.astimezone(ZoneInfo("Asia/Tokyo")).strftime("%H:%M")
     in_utc = event.created_at.astimezone(ZoneInfo("UTC")).strftime("%H:%M")

@@ -17,8 +17,15 @@ from sessions_app.presenters import live
 from sessions_app.services.chat import chat_post
 from sessions_app.services.checks import command_roll
 from sessions_app.services.timeline import presence_enter
+from tests.clients import (
+    LINE_AFTER,
+    frames_before,
+    frames_until,
+    until_synced,
+    without_presence,
+)
 from tests.factories import MembershipFactory, UserFactory
-from tests.sessions_app.live.test_consumers import _communicator, _frames, _joined, _session_cookie
+from tests.sessions_app.live.test_consumers import _communicator, _joined, _session_cookie
 
 chat = sync_to_async(chat_post)
 
@@ -142,15 +149,20 @@ def test_a_removed_member_is_rendered_for_no_more(session, gm, player):
 async def test_socket_forwards_a_live_event_without_reading_or_rendering(session, gm, player):
     socket, _ = await _joined(player, session)
     seq = (await sync_to_async(chat_post)(session=session, by=gm, text="first")).seq
-    await _frames(socket)
+    await frames_until(socket, "</strong>: first")
     group = live.room_group(session.pk, live.PLAYERS, live.Variant("en"))
 
     # The socket forwards what it is sent as it is: nothing in the database says "verbatim".
     await get_channel_layer().group_send(
         group, {"type": "room.event", "seq": seq + 1, "html": "<p>verbatim</p>"}
     )
+    # The next number: whatever the socket sent for "verbatim", it sent before this one.
+    await get_channel_layer().group_send(
+        group, {"type": "room.event", "seq": seq + 2, "html": "<p>after</p>"}
+    )
 
-    assert await _frames(socket) == ["<p>verbatim</p>"]
+    frames = await frames_before(socket, "<p>after</p>")
+    assert without_presence(frames) == ["<p>verbatim</p>"]
     await socket.disconnect()
 
 
@@ -164,7 +176,7 @@ async def test_socket_reads_the_gap_when_a_message_is_missing(session, gm, playe
 
     await chat(session=session, by=gm, text="arrives")
 
-    frames = "".join(await _frames(socket, timeout=1.5))
+    frames = "".join(await frames_until(socket, "lost on the way", "arrives"))
     assert frames.index("lost on the way") < frames.index("arrives")
     await socket.disconnect()
 
@@ -181,7 +193,7 @@ async def test_quiet_room_notices_a_dropped_message_without_another_event(
 
     await chat(session=session, by=gm, text="dropped by the layer")
 
-    assert "dropped by the layer" in "".join(await _frames(socket, timeout=1.5))
+    assert "dropped by the layer" in "".join(await frames_until(socket, "dropped by the layer"))
     await socket.disconnect()
 
 
@@ -191,8 +203,10 @@ async def test_each_event_reaches_a_socket_once_and_in_order(session, gm, player
     socket, _ = await _joined(player, session)
     for text in ["a1", "a2", "a3", "a4"]:
         await chat(session=session, by=gm, text=text)
+    # A line read again, or twice, would come before the line posted after them.
+    await chat(session=session, by=gm, text=LINE_AFTER)
 
-    frames = "".join(await _frames(socket))
+    frames = "".join(await frames_before(socket, LINE_AFTER))
 
     assert [frames.count(text) for text in ["a1", "a2", "a3", "a4"]] == [1, 1, 1, 1]
     assert frames.index("a1") < frames.index("a2") < frames.index("a3") < frames.index("a4")
@@ -205,7 +219,7 @@ async def test_signing_out_closes_the_user_s_sockets_at_once(session, player):
     socket = await _communicator(player, session)
     await socket.connect()
     await socket.send_to(text_data=json.dumps({"type": "sync", "last_seq": 0}))
-    await _frames(socket)
+    await until_synced(socket)
     cookie = await _session_cookie(player)
 
     @sync_to_async
@@ -216,7 +230,7 @@ async def test_signing_out_closes_the_user_s_sockets_at_once(session, player):
 
     await sign_out()
 
-    assert (await _frames(socket))[-1] == f"<closed {CLOSE_SIGNED_OUT}>"
+    assert (await frames_until(socket, "<closed"))[-1] == f"<closed {CLOSE_SIGNED_OUT}>"
 
 
 @pytest.mark.django_db

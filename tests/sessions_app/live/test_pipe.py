@@ -13,8 +13,8 @@ from django.db import connection
 from sessions_app.live import pipe, roster, transport
 from sessions_app.models import Table
 from sessions_app.services.chat import chat_post
-from tests.clients import socket_frames_until
-from tests.sessions_app.live.test_consumers import _communicator, _frames, _joined
+from tests.clients import frames_until, until_synced
+from tests.sessions_app.live.test_consumers import _communicator, _joined
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -63,10 +63,17 @@ async def _room_of(user, session, count=SOCKETS):
     return [(await _joined(user, session))[0] for _ in range(count)]
 
 
-async def _all_frames(sockets, *, timeout=0.5) -> list[str]:
-    """What each socket received until it stayed quiet for `timeout`, waited for side by
-    side rather than one socket after another."""
-    received = await asyncio.gather(*(_frames(socket, timeout=timeout) for socket in sockets))
+async def _all_frames(session, sockets, *markers: str) -> list[str]:
+    """What each socket received until each of `markers` came, waited for side by side
+    rather than one socket after another; then until no socket of the room still waits out
+    a gap (GAP_SECONDS), so that a read one would make then is among those counted."""
+    received = await asyncio.gather(*(frames_until(socket, *markers) for socket in sockets))
+    async with asyncio.timeout(10):
+        while any(
+            consumer.gap_wait is not None and not consumer.gap_wait.done()
+            for consumer in roster.local_sockets(session.pk)
+        ):
+            await asyncio.sleep(0.01)
     return ["".join(frames) for frames in received]
 
 
@@ -102,7 +109,7 @@ async def test_numbers_that_arrive_out_of_order_are_forwarded_without_a_read(
         # Two worker threads finishing in the other order: the later number comes first.
         for messages in reversed(held):
             await transport.send_all_async(messages)
-        frames = await _all_frames(sockets, timeout=1.5)
+        frames = await _all_frames(session, sockets, "first said", "second said")
 
     assert _timeline_reads(statements) == 0
     for received in frames:
@@ -121,7 +128,7 @@ async def test_a_lost_number_is_read_once_for_every_socket_of_the_audience(
 
     async with _statements() as statements:
         await chat(session=session, by=gm, text="arrives")
-        frames = await _all_frames(sockets, timeout=1.5)
+        frames = await _all_frames(session, sockets, "lost on the way", "arrives")
 
     assert _timeline_reads(statements) == 1
     for received in frames:
@@ -139,7 +146,7 @@ async def test_steady_posts_cost_the_same_reads_for_one_socket_or_many(
         async with _statements() as statements:
             for n in range(5):
                 await chat(session=session, by=gm, text=f"line {n}")
-            await _all_frames(sockets)
+            await _all_frames(session, sockets, "line 4")
         await _close(sockets)
         await asyncio.sleep(0.7)
         return [sql for sql in statements if sql.startswith("SELECT")]
@@ -159,7 +166,7 @@ async def test_who_is_present_is_not_read_for_every_event(session, gm, player, m
     async with _statements() as statements:
         for n in range(5):
             await chat(session=session, by=gm, text=f"line {n}")
-        await _frames(sockets[0])
+        await frames_until(sockets[0], "line 4")
 
     # The presence update read the members present; the spectators, the first event.
     assert _reads_of(statements, "sessions_app_presence") == 0
@@ -177,11 +184,11 @@ async def test_a_page_in_a_new_language_is_rendered_for_as_soon_as_it_joins(
     japanese.scope["headers"].append((b"accept-language", b"ja"))
     await japanese.connect()
     await japanese.send_to(text_data=json.dumps({"type": "sync", "last_seq": 0}))
-    await _frames(japanese)
+    await until_synced(japanese)
 
     async with _statements() as statements:
-        await chat(session=session, by=gm, text="after", mode="narration")
-        received = "".join(await _frames(japanese))
+        event = await chat(session=session, by=gm, text="after", mode="narration")
+        received = "".join(await frames_until(japanese, f'id="event-{event.seq}"'))
 
     assert "after" in received
     assert _timeline_reads(statements) == 0
@@ -224,11 +231,9 @@ async def test_a_storm_of_joins_reads_the_catch_up_once_per_audience(
                 for socket in sockets
             )
         )
-        # Each socket's catch-up, however long a loaded machine takes to bring it, and
-        # nothing more (a second copy would come within the quiet window after it).
-        frames = await asyncio.gather(
-            *(socket_frames_until(socket, "said before 4") for socket in sockets)
-        )
+        # Each socket's catch-up, however long a loaded machine takes to bring it, up to
+        # the board list that ends its sync (a second copy within it would come before).
+        frames = await asyncio.gather(*(until_synced(socket) for socket in sockets))
 
     assert ["".join(received).count("said before 4") for received in frames] == [1] * SOCKETS
     assert _timeline_reads(statements) == 1
@@ -307,23 +312,35 @@ async def test_spectator_catches_up_when_the_room_goes_quiet(session, gm, monkey
     await chat(session=session, by=gm, text="dropped by the layer")
 
     # No ping: the quiet check alone finds what the layer dropped.
-    assert "dropped by the layer" in "".join(await _frames(watcher, timeout=1.5))
+    assert "dropped by the layer" in "".join(await frames_until(watcher, "dropped by the layer"))
     await watcher.disconnect()
 
 
-async def test_spectator_ping_joins_its_groups_again(session, gm, channel_layer_of):
+async def test_spectator_ping_joins_its_groups_again(
+    session, gm, channel_layer_of, monkeypatch, no_quiet_check
+):
     table = await sync_to_async(_watching)(session.table)
     (watcher,) = await _watchers(table.spectator_token, session, 1)
     (consumer,) = roster.local_sockets(session.pk)
     # The layer expelled the channel (a Redis restart, a message left unread too long).
     for group in consumer.groups_joined:
         await channel_layer_of(consumer).group_discard(group, consumer.channel_name)
+    pinged = asyncio.Event()
+    rejoin = consumer.pinged
+
+    async def rejoin_and_tell():
+        await rejoin()
+        pinged.set()
+
+    monkeypatch.setattr(consumer, "pinged", rejoin_and_tell)
 
     await watcher.send_to(text_data=json.dumps({"type": "ping"}))
-    await _frames(watcher)
+    async with asyncio.timeout(30):
+        await pinged.wait()
     await chat(session=session, by=gm, text="heard again")
 
-    assert "heard again" in "".join(await _frames(watcher))
+    # No quiet check in this test: only the groups joined again can bring it.
+    assert "heard again" in "".join(await frames_until(watcher, "heard again"))
     await watcher.disconnect()
 
 

@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from config.asgi import application
+from sessions_app.live import roster
 from sessions_app.live.consumers import CLOSE_NOT_A_MEMBER
 from sessions_app.models import SpectatorPresence, Table
 from sessions_app.selectors.spectators import spectator_variants
@@ -18,7 +19,7 @@ from sessions_app.selectors.timeline import PRESENCE_TIMEOUT
 from sessions_app.services.chat import chat_post
 from sessions_app.services.checks import gm_roll
 from sessions_app.services.spectators import spectator_token_renew, spectators_allow
-from tests.clients import socket_frames as _frames
+from tests.clients import CAUGHT_UP, LINE_AFTER, frames_before, frames_until, sockets_in_room
 from tests.factories import CharacterFactory, aki_with_a_hidden_curse, open_to_spectators
 
 
@@ -116,6 +117,9 @@ def test_watch_session_spectator_is_not_a_member(client, session):
 
 
 async def _watcher(token, session, *, last_seq=0):
+    """A spectator's socket once it has synced, and the catch-up it was sent (the lines
+    after `last_seq`, then the panels; nothing when there were none)."""
+    others = set(roster.local_sockets(session.pk))
     communicator = WebsocketCommunicator(
         application,
         f"/ws/watch/{token}/sessions/{session.pk}/",
@@ -124,7 +128,11 @@ async def _watcher(token, session, *, last_seq=0):
     connected, _ = await communicator.connect()
     assert connected
     await communicator.send_to(text_data=json.dumps({"type": "sync", "last_seq": last_seq}))
-    return communicator, await _frames(communicator)
+    # Synced, the socket knows where the session was: past `last_seq`, it sent a catch-up.
+    synced = await sockets_in_room(session.pk, besides=others)
+    if any(socket.cursor > last_seq for socket in synced):
+        return communicator, await frames_until(communicator, CAUGHT_UP)
+    return communicator, []
 
 
 @pytest.mark.asyncio
@@ -150,7 +158,8 @@ async def test_spectator_socket_gets_public_lines_only(session, gm, player):
     socket, _ = await _watcher(table.spectator_token, session)
 
     await sync_to_async(_secrets)(session, gm, player)
-    frames = "".join(await _frames(socket))
+    await sync_to_async(chat_post)(session=session, by=gm, text=LINE_AFTER)
+    frames = "".join(await frames_before(socket, LINE_AFTER, "Welcome to the library"))
 
     assert "Welcome to the library" in frames
     for secret in ["thief", "psst", "Bluff", "secret roll", "die showing"]:
@@ -187,7 +196,7 @@ async def test_spectator_page_with_its_place_in_the_address_is_caught_up_on_conn
     )
     assert (await communicator.connect())[0]
 
-    joined = "".join(await _frames(communicator))
+    joined = "".join(await frames_until(communicator, CAUGHT_UP))
 
     assert "Welcome to the library" in joined
     for secret in ["thief", "psst", "Bluff", "secret roll", "Curse", "2/9"]:

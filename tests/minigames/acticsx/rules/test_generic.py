@@ -62,9 +62,10 @@ def leaks(view, card_ids):
 # -- playouts -------------------------------------------------------------------------------
 
 
-def test_random_games_end_within_the_turn_limit():
+def test_random_games_end_within_the_turn_limit(random_games):
     outcomes = set()
-    for seed in range(500):
+    # Twenty games hold both outcomes.
+    for seed in range(random_games(500, least=20)):
         options = {
             "decks": ["tide_grove", "ember_steel"][:: 1 if seed % 2 else -1],
             "turn_limit": 20,
@@ -76,8 +77,8 @@ def test_random_games_end_within_the_turn_limit():
     assert {"life", "turn_limit"} <= outcomes
 
 
-def test_state_round_trips_through_json_at_every_step():
-    for seed in range(50):
+def test_state_round_trips_through_json_at_every_step(random_games):
+    for seed in range(random_games(50)):
         for state, action in playout(seed):
             stored = json.loads(json.dumps(engine.to_dict(state)))
             loaded = engine.from_dict(stored)
@@ -141,9 +142,10 @@ def test_legal_actions_empty_when_over():
 # -- views -----------------------------------------------------------------------------------
 
 
-def test_views_never_hold_the_other_seats_hidden_hand():
+def test_views_never_hold_the_other_seats_hidden_hand(random_games):
     checked = 0
-    for seed in range(40):
+    # Four games hold over a thousand hidden cards to check.
+    for seed in range(random_games(40, least=4)):
         for state, _action in playout(seed):
             for seat in (0, 1):
                 hidden = secret_ids(state, seat)

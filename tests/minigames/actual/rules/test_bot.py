@@ -32,8 +32,8 @@ def must_be_listed(action, legal):
     assert action in legal
 
 
-def test_random_bot_returns_only_listed_legal_actions():
-    for seed in range(20):
+def test_random_bot_returns_only_listed_legal_actions(random_games):
+    for seed in range(random_games(20)):
         play([RandomBot(seed), RandomBot(seed + 100)], seed, on_choice=must_be_listed)
 
 

@@ -35,9 +35,10 @@ def options_for(seed):
     }
 
 
-def test_random_playouts_all_end_with_a_legal_result():
+def test_random_playouts_all_end_with_a_legal_result(random_games):
     reasons = set()
-    for seed in range(500):
+    # Fifty games hold both reasons (most games reach the turn limit).
+    for seed in range(random_games(500, least=50)):
         final = playout(seed, options_for(seed))
         result = E.result(final)
         assert result["reason"] in ("pieces", "turn_limit")
@@ -50,7 +51,7 @@ def test_random_playouts_all_end_with_a_legal_result():
     assert reasons == {"pieces", "turn_limit"}
 
 
-def test_random_playouts_keep_twenty_cards_per_seat():
+def test_random_playouts_keep_twenty_cards_per_seat(random_games):
     def check(state):
         if state.phase == E.SETUP:
             return
@@ -59,16 +60,16 @@ def test_random_playouts_keep_twenty_cards_per_seat():
             assert sum(len(pile[seat]) for pile in piles) == 20
             assert len(state.hands[seat]) <= 5
 
-    for seed in range(20):
+    for seed in range(random_games(20)):
         playout(seed, on_step=check)
 
 
-def test_round_trip_through_json_at_every_step():
+def test_round_trip_through_json_at_every_step(random_games):
     def check(state):
         data = json.loads(json.dumps(E.to_dict(state)))
         assert E.from_dict(data) == state
 
-    for seed in range(50):
+    for seed in range(random_games(50)):
         playout(1000 + seed, options_for(seed), on_step=check)
 
 
@@ -100,14 +101,14 @@ def hidden_ids(state, viewer):
     return hidden
 
 
-def test_views_never_show_hidden_cards():
+def test_views_never_show_hidden_cards(random_games):
     def check(state):
         for viewer in (0, 1, None):
             text = json.dumps(E.player_view(state, viewer))
             leaked = [cid for cid in hidden_ids(state, viewer) if cid in text]
             assert leaked == [], (viewer, leaked)
 
-    for seed in range(20):
+    for seed in range(random_games(20)):
         playout(2000 + seed, on_step=check)
 
 
@@ -118,7 +119,7 @@ def test_own_view_shows_own_hand_ids():
         assert shown == state.hands[seat]
 
 
-def test_views_count_face_down_discards_without_their_kinds():
+def test_views_count_face_down_discards_without_their_kinds(random_games):
     def check(state):
         for seat in (0, 1):
             kinds = state.kinds[seat]
@@ -130,7 +131,7 @@ def test_views_count_face_down_discards_without_their_kinds():
                 assert public["used_shown"] == face_up
                 assert public["used_face_down"] == len(state.used_hidden[seat])
 
-    for seed in range(20):
+    for seed in range(random_games(20)):
         playout(3000 + seed, on_step=check)
 
 
@@ -185,7 +186,7 @@ def test_views_of_the_same_seat_agree_when_only_hidden_cards_differ():
     assert E.player_view(state, 0) == E.player_view(other, 0)
 
 
-def test_views_never_show_the_opponents_counter_mode():
+def test_views_never_show_the_opponents_counter_mode(random_games):
     # Which mode a seat plays is part of its hand's secret.
     def check(state):
         for seat in (0, 1):
@@ -195,5 +196,5 @@ def test_views_never_show_the_opponents_counter_mode():
                 for viewer in (1 - seat, None):
                     assert E.player_view(state, viewer) == E.player_view(changed, viewer)
 
-    for seed in range(10):
+    for seed in range(random_games(10)):
         playout(4000 + seed, {"counter_mode": "ask"}, on_step=check)
