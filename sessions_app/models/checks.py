@@ -190,6 +190,13 @@ class Roll(AppendOnlyModel):
     def __str__(self) -> str:
         return f"{self.label or self.command} {self.faces}"
 
+    def key_place(self) -> dict | None:
+        """Which key the roll used, without the key: what players learn of a secret roll,
+        so that every index of an epoch is accounted for and none can be skipped unseen."""
+        if self.dice_epoch is None:
+            return None
+        return {"epoch": self.dice_epoch, "index": self.dice_index}
+
 
 class ActionKey(models.Model):
     """The key a page sent with an action that must happen once: a chat line, a roll.

@@ -34,7 +34,7 @@ from ..selectors.scenes import Voice
 from ..srs_messages import GM_MODIFIER, command_error_message
 from .access import require_gm, require_member
 from .cut_ins import cut_in_for_roll
-from .dice import dice_draw, roll_place, roll_proof
+from .dice import dice_draw, roll_proof
 from .stage import entry_check_resolved, stage_require
 from .timeline import timeline_append
 
@@ -346,7 +346,7 @@ def _announce_roll(roll: Roll, request: CheckRequest | None, *, kind: str, audie
             "roller": payload["roller"],
             "source": roll.source,
         }
-        place = roll_place(roll)
+        place = roll.key_place()
         if place is not None:
             twin["proof"] = place
         twin_append(session, roll.roller, "secret_roll", twin, exclude=audience)
@@ -360,8 +360,10 @@ def _announce_roll(roll: Roll, request: CheckRequest | None, *, kind: str, audie
         )
         twin_append(session, roll.roller, kind, _redacted(payload), exclude=None)
     else:
+        cut_in = cut_in_for_roll(roll)
         timeline_append(session=session, kind=kind, actor=roll.roller, payload=payload)
-        cut_in_for_roll(roll)
+        if cut_in is not None:
+            timeline_append(session=session, kind="cut_in", actor=roll.roller, payload=cut_in)
 
 
 def twin_append(session, actor, kind, payload, *, exclude) -> None:

@@ -33,9 +33,8 @@ def _clean_text(text: str) -> str:
     return text
 
 
-def _announce(
-    session: GameSession, cut_in: CutIn, by, *, roll: Roll | None = None, outcome: str = ""
-) -> None:
+def _cut_in_payload(cut_in: CutIn, *, roll: Roll | None = None, outcome: str = "") -> dict:
+    """The payload of a cut-in's line on the timeline (kind `cut_in`)."""
     payload = {
         "cut_in_id": cut_in.pk,
         "text": cut_in.text,
@@ -46,7 +45,7 @@ def _announce(
         # The words are the template's, in each reader's language: "Critical!" and the name.
         payload["roll_id"] = roll.pk
         payload["outcome"] = outcome
-    timeline_append(session=session, kind="cut_in", actor=by, payload=payload)
+    return payload
 
 
 def cut_in_start(
@@ -77,7 +76,7 @@ def _create(session, by, text, image_name, sound) -> CutIn:
     cut_in = CutIn.objects.create(
         table_id=session.table_id, text=text, image=image_name, sound=sound, created_by=by
     )
-    _announce(session, cut_in, by)
+    timeline_append(session=session, kind="cut_in", actor=by, payload=_cut_in_payload(cut_in))
     return cut_in
 
 
@@ -89,11 +88,13 @@ def cut_ins_on_rolls_set(*, table: Table, by, on: bool) -> Table:
     return table
 
 
-def cut_in_for_roll(roll: Roll) -> CutIn | None:
-    """A cut-in for a critical or fumbled roll everyone sees, when the table wants them.
+def cut_in_for_roll(roll: Roll) -> dict | None:
+    """A cut-in for a critical or fumbled roll everyone sees, when the table wants them:
+    the cut-in is made, and its line's payload returned for the roll's caller to append
+    right after the roll's own line (the roll's path passes the timeline once).
 
-    Called inside the roll's transaction, after its line was appended; a secret roll (or
-    one of a secret difficulty, whose outcome the players learn another way) gets none."""
+    Called inside the roll's transaction; a secret roll (or one of a secret difficulty,
+    whose outcome the players learn another way) gets none."""
     outcome = (roll.result or {}).get("outcome")
     if outcome not in (srs_checks.OUTCOME_CRITICAL, srs_checks.OUTCOME_FUMBLE):
         return None
@@ -117,5 +118,4 @@ def cut_in_for_roll(roll: Roll) -> CutIn | None:
         image=portrait or "",
         created_by=roll.roller,
     )
-    _announce(session, cut_in, roll.roller, roll=roll, outcome=outcome)
-    return cut_in
+    return _cut_in_payload(cut_in, roll=roll, outcome=outcome)

@@ -359,11 +359,3 @@ def roll_proof(roll: Roll) -> dict | None:
         draws=roll.dice_draws,
         faces=roll.faces,
     )
-
-
-def roll_place(roll: Roll) -> dict | None:
-    """Which key a roll used, without the key: what players learn of a secret roll, so that
-    every index of an epoch is accounted for and none can be skipped unseen."""
-    if roll.dice_epoch is None:
-        return None
-    return {"epoch": roll.dice_epoch, "index": roll.dice_index}
