@@ -372,83 +372,88 @@ def _palette_status(request, message: str, error: bool):
     )
 
 
-def _gm_characters(session):
-    return rollable_characters(session)
+# The partial each of the GM's room forms answers with (see forms.GM_ROOM_FORMS).
+GM_FORM_PARTIALS = {
+    "check_form": "check-request-form",
+    "contest_form": "contest-form",
+    "npc_form": "npc-roll-form",
+}
+
+
+def _gm_form_answer(request, session, membership, name, *, characters, act, done=""):
+    """How the GM's room forms answer: the service called with the valid form's data, then
+    the form again, with why when refused, emptied (and `done` said) when it went through."""
+    form = gm_room_form(name, session=session, characters=characters, data=request.POST)
+    ok = _run(form, act)
+    if ok:
+        form = gm_room_form(name, session=session, characters=characters)
+    return _respond(
+        request,
+        session,
+        membership,
+        GM_FORM_PARTIALS[name],
+        **{name: form},
+        form_status=done if ok else "",
+    )
 
 
 @member_view("POST", gm=True)
 def check_request_create(request, session, membership):
-    characters = _gm_characters(session)
-    form = gm_room_form("check_form", session=session, characters=characters, data=request.POST)
-    ok = _run(
-        form,
-        # The form's fields are the service's arguments, name for name.
-        lambda data: check_request(session=session, by=request.user, **data),
-    )
-    if ok:
-        form = gm_room_form("check_form", session=session, characters=characters)
-    return _respond(
+    return _gm_form_answer(
         request,
         session,
         membership,
-        "check-request-form",
-        check_form=form,
-        form_status=_("Check requested.") if ok else "",
+        "check_form",
+        characters=rollable_characters(session),
+        # The form's fields are the service's arguments, name for name.
+        act=lambda data: check_request(session=session, by=request.user, **data),
+        done=_("Check requested."),
     )
+
+
+def _contest_sides(data) -> dict:
+    return {
+        side: ContestSide(
+            character=data[f"{side}_character"],
+            value_name=data[f"{side}_value_name"],
+            value=data[f"{side}_value"],
+            gm_modifier=data[f"{side}_modifier"],
+            critical=data[f"{side}_critical"],
+            fumble=data[f"{side}_fumble"],
+        )
+        for side in ("action", "reaction")
+    }
 
 
 @member_view("POST", gm=True)
 def contest_create(request, session, membership):
-    characters = _gm_characters(session)
-    form = gm_room_form("contest_form", session=session, characters=characters, data=request.POST)
-    ok = _run(
-        form,
-        lambda data: contest_open(
-            session=session,
-            by=request.user,
-            label=data["label"],
-            action=ContestSide(
-                character=data["action_character"],
-                value_name=data["action_value_name"],
-                value=data["action_value"],
-                gm_modifier=data["action_modifier"],
-                critical=data["action_critical"],
-                fumble=data["action_fumble"],
-            ),
-            reaction=ContestSide(
-                character=data["reaction_character"],
-                value_name=data["reaction_value_name"],
-                value=data["reaction_value"],
-                gm_modifier=data["reaction_modifier"],
-                critical=data["reaction_critical"],
-                fumble=data["reaction_fumble"],
-            ),
-            reaction_can_roll=not data["reaction_cannot_roll"],
-        ),
-    )
-    if ok:
-        form = gm_room_form("contest_form", session=session, characters=characters)
-    return _respond(
+    return _gm_form_answer(
         request,
         session,
         membership,
-        "contest-form",
-        contest_form=form,
-        form_status=_("Contest opened.") if ok else "",
+        "contest_form",
+        characters=rollable_characters(session),
+        act=lambda data: contest_open(
+            session=session,
+            by=request.user,
+            label=data["label"],
+            **_contest_sides(data),
+            reaction_can_roll=not data["reaction_cannot_roll"],
+        ),
+        done=_("Contest opened."),
     )
 
 
 @member_view("POST", gm=True)
 def npc_roll(request, session, membership):
-    npcs = table_npcs(session)
-    form = gm_room_form("npc_form", session=session, characters=npcs, data=request.POST)
-    ok = _run(
-        form,
-        lambda data: gm_roll(session=session, by=request.user, **_dice_choice(request), **data),
+    return _gm_form_answer(
+        request,
+        session,
+        membership,
+        "npc_form",
+        characters=table_npcs(session),
+        act=lambda data: gm_roll(session=session, by=request.user, **_dice_choice(request), **data),
     )
-    if ok:
-        form = gm_room_form("npc_form", session=session, characters=npcs)
-    return _respond(request, session, membership, "npc-roll-form", npc_form=form)
 
 
 def _dice_choice(request) -> dict:
@@ -532,7 +537,7 @@ def check_chances(request, session, membership, request_id: int):
 def contest_preview(request, session, _membership):
     """The exact chance of each side while the GM fills in the contest form."""
     form = gm_room_form(
-        "contest_form", session=session, characters=_gm_characters(session), data=request.POST
+        "contest_form", session=session, characters=rollable_characters(session), data=request.POST
     )
     form.is_valid()
     return render(
