@@ -260,57 +260,43 @@ def test_invite_join_signed_in_when_signed_out_shows_the_page_again(client, tabl
     assert _accounts_and_memberships() == before
 
 
-def test_invite_join_as_guest_without_a_name_shows_the_error_and_changes_nothing(
-    client, table, gm, outsider
+# Each way in, refused: what its form posts wrong, the form in the page's context, the
+# error it must show, and what was typed that the page keeps.
+REFUSED_WAYS_IN = {
+    "invite_join_as_guest": (
+        {"guest-display_name": ""},
+        "guest_form",
+        "display_name",
+        "Join Friday table",
+    ),
+    "invite_join_by_signup": (
+        {"signup-password2": "another-long-pass-phrase"},
+        "signup_form",
+        "password2",
+        'value="newcomer"',
+    ),
+    "invite_join_by_login": (
+        {"login-password": "wrong"},
+        "login_form",
+        "__all__",
+        'value="outsider"',
+    ),
+}
+
+
+@pytest.mark.parametrize("url_name", REFUSED_WAYS_IN)
+def test_invite_way_in_with_bad_input_shows_the_error_and_changes_nothing(
+    client, table, gm, outsider, url_name
 ):
+    fields, form_name, error_field, kept = REFUSED_WAYS_IN[url_name]
     invite = invite_create(table=table, by=gm, allows_guests=True)
     before = _accounts_and_memberships()
 
-    response = _post_way_in(
-        client, "invite_join_as_guest", invite.token, outsider, **{"guest-display_name": ""}
-    )
+    response = _post_way_in(client, url_name, invite.token, outsider, **fields)
 
     assert response.status_code == 400
-    assert "display_name" in response.context["guest_form"].errors
-    assert "Join Friday table" in response.content.decode()
-    assert _accounts_and_memberships() == before
-    assert "_auth_user_id" not in client.session
-
-
-def test_invite_join_by_signup_with_passwords_that_differ_shows_the_error_and_changes_nothing(
-    client, table, gm, outsider
-):
-    invite = invite_create(table=table, by=gm)
-    before = _accounts_and_memberships()
-
-    response = _post_way_in(
-        client,
-        "invite_join_by_signup",
-        invite.token,
-        outsider,
-        **{"signup-password2": "another-long-pass-phrase"},
-    )
-
-    assert response.status_code == 400
-    assert "password2" in response.context["signup_form"].errors
-    assert 'value="newcomer"' in response.content.decode()
-    assert _accounts_and_memberships() == before
-    assert "_auth_user_id" not in client.session
-
-
-def test_invite_join_by_login_with_a_wrong_password_shows_the_error_and_changes_nothing(
-    client, table, gm, outsider
-):
-    invite = invite_create(table=table, by=gm)
-    before = _accounts_and_memberships()
-
-    response = _post_way_in(
-        client, "invite_join_by_login", invite.token, outsider, **{"login-password": "wrong"}
-    )
-
-    assert response.status_code == 400
-    assert response.context["login_form"].non_field_errors()
-    assert 'value="outsider"' in response.content.decode()
+    assert error_field in response.context[form_name].errors
+    assert kept in response.content.decode()
     assert _accounts_and_memberships() == before
     assert "_auth_user_id" not in client.session
 
