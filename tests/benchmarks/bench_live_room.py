@@ -111,7 +111,9 @@ SIZES = {
     # machine's as often as the app's.
     "one_room_posts": (150, 4),
     "ramp_rooms": (50, 2),
-    "ramp_rates": ([10, 15, 20, 30, 40, 60, 80, 120, 160], [10]),
+    # Steps of a third at most above 60: from 80 straight to 120, an app that holds 110 and
+    # one that holds 80 read the same, and the ratio to plain was a step's, not a rate's.
+    "ramp_rates": ([10, 15, 20, 30, 40, 60, 80, 100, 120, 160], [10]),
     "ramp_seconds": (5.0, 0.5),
     "join_sockets": (100, 6),
     # One storm's time swings twofold with the machine (plain's 0.45 to 1.1 s here): the
