@@ -11,7 +11,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from sessions_app.services.access import is_member
-from sessions_app.views.access import member_session_or_404
+from sessions_app.views.access import member_view
 from sessions_app.views.common import apply_errors
 
 from . import services
@@ -35,10 +35,8 @@ def _viewable(request, match_id: int) -> Match:
     raise Http404
 
 
-@login_required
-@require_POST
-def match_create(request, session_id: int):
-    session, _membership = member_session_or_404(user=request.user, session_id=session_id)
+@member_view("POST")
+def match_create(request, session, _membership):
     characters = match_characters(session, request.user)
     form = MatchForm(request.POST, characters=characters, user=request.user)
     match = under_way = None
