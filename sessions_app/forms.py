@@ -342,9 +342,11 @@ def room_forms(
         "roll_box_form": RollBoxForm(characters=voices, user=user),
     }
     if gm_characters is not None:
-        for name in GM_ROOM_FORMS:
-            characters = npcs if name == "npc_form" else gm_characters
-            room[name] = gm_room_form(name, session=session, characters=characters)
+        room["check_form"] = gm_room_form("check_form", session=session, characters=gm_characters)
+        room["contest_form"] = gm_room_form(
+            "contest_form", session=session, characters=gm_characters
+        )
+        room["npc_form"] = gm_room_form("npc_form", session=session, characters=npcs)
     return room
 
 

@@ -312,51 +312,54 @@ def invite_join_signed_in(request, invite):
 @require_POST
 @_invite_link_view
 def invite_join_as_guest(request, invite):
-    # A closed server refuses before the form is read, whatever was posted.
-    if settings.SIGNUP_POLICY == "closed":
-        return _invite_no_new_accounts(request, invite)
-    if not invite.allows_guests or request.user.is_authenticated:
-        return _invite_page(request, invite, status=400)
-    form = GuestJoinForm(request.POST, prefix="guest")
-    if not form.is_valid():
-        return _invite_page(request, invite, guest_form=form, status=400)
-    if not _signup_allowed(request, "guest", settings.GUEST_JOINS_PER_HOUR):
-        form.add_error(None, _too_many())
-        return _invite_page(request, invite, guest_form=form, status=429)
-    try:
-        user, _membership = guest_join(
-            token=invite.token, display_name=form.cleaned_data["display_name"]
-        )
-    except ValidationError as error:
-        apply_errors(form, error)
-        return _invite_page(request, invite, guest_form=form, status=400)
-    _signup_counted(request, "guest")
-    login(request, user, backend=NEW_ACCOUNT_BACKEND)
-    return _invite_welcome(request, invite)
+    return _invite_new_account(
+        request,
+        invite,
+        GuestJoinForm(request.POST, prefix="guest"),
+        # Only a link that lets guests in, and only for someone not signed in already.
+        offered=invite.allows_guests and not request.user.is_authenticated,
+        limit=settings.GUEST_JOINS_PER_HOUR,
+        create=lambda data: guest_join(token=invite.token, display_name=data["display_name"]),
+    )
 
 
 @require_POST
 @_invite_link_view
 def invite_join_by_signup(request, invite):
+    return _invite_new_account(
+        request,
+        invite,
+        SignupForm(request.POST, prefix="signup"),
+        limit=settings.SIGNUPS_PER_HOUR,
+        create=lambda data: user_signup_and_accept(
+            token=invite.token, username=data["username"], password=data["password1"]
+        ),
+    )
+
+
+def _invite_new_account(request, invite, form, *, limit: int, create, offered: bool = True):
+    """A way in that makes an account and its membership at once (a guest's, a new user's):
+    `create` makes both from the valid form's data; the newcomer is then signed in. The
+    form's prefix ("guest", "signup") names the limit counted per address and the form in
+    the page's context."""
     # A closed server refuses before the form is read, whatever was posted.
     if settings.SIGNUP_POLICY == "closed":
         return _invite_no_new_accounts(request, invite)
-    form = SignupForm(request.POST, prefix="signup")
+    if not offered:
+        return _invite_page(request, invite, status=400)
+    action = form.prefix
+    bound = {f"{action}_form": form}
     if not form.is_valid():
-        return _invite_page(request, invite, signup_form=form, status=400)
-    if not _signup_allowed(request, "signup", settings.SIGNUPS_PER_HOUR):
+        return _invite_page(request, invite, **bound, status=400)
+    if not _signup_allowed(request, action, limit):
         form.add_error(None, _too_many())
-        return _invite_page(request, invite, signup_form=form, status=429)
+        return _invite_page(request, invite, **bound, status=429)
     try:
-        user, _membership = user_signup_and_accept(
-            token=invite.token,
-            username=form.cleaned_data["username"],
-            password=form.cleaned_data["password1"],
-        )
+        user, _membership = create(form.cleaned_data)
     except ValidationError as error:
         apply_errors(form, error)
-        return _invite_page(request, invite, signup_form=form, status=400)
-    _signup_counted(request, "signup")
+        return _invite_page(request, invite, **bound, status=400)
+    _signup_counted(request, action)
     login(request, user, backend=NEW_ACCOUNT_BACKEND)
     return _invite_welcome(request, invite)
 
