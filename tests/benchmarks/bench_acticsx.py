@@ -21,6 +21,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from minigames.acticsx.rules import bot, engine  # noqa: E402
 
 DECKS = (["tide_grove", "ember_steel"], ["ember_steel", "tide_grove"])
+# The rules end a match only at 0 life unless it asks for a turn limit, and two random
+# players can go on for ever (seed 52 of the random games did: no base was ever reached,
+# and the run held every turn's state until it filled the machine's memory). Games last
+# about 30 turns; a limit far beyond that ends the rare one that would not.
+TURN_LIMIT = 200
 
 
 def random_games(count: int) -> tuple[float, float, int]:
@@ -30,7 +35,7 @@ def random_games(count: int) -> tuple[float, float, int]:
     turns = 0
     for game in range(count):
         bots = [bot.RandomBot(2 * game), bot.RandomBot(2 * game + 1)]
-        state = engine.initial_state({"decks": DECKS[game % 2]}, game)
+        state = engine.initial_state({"decks": DECKS[game % 2], "turn_limit": TURN_LIMIT}, game)
         while not engine.is_terminal(state):
             first = bots[0].choose(engine.player_view(state, 0))
             second = bots[1].choose(engine.player_view(state, 1))
@@ -57,7 +62,9 @@ def planner_games(count: int, budget: float) -> tuple[int, int, int, list[float]
         bots = [planner, bot.RandomBot(10_000 + game)]
         if seat == 1:
             bots.reverse()
-        state = engine.initial_state({"decks": DECKS[(game // 2) % 2]}, 50_000 + game)
+        state = engine.initial_state(
+            {"decks": DECKS[(game // 2) % 2], "turn_limit": TURN_LIMIT}, 50_000 + game
+        )
         while not engine.is_terminal(state):
             for player in (0, 1):
                 action = bots[player].choose(engine.player_view(state, player))
