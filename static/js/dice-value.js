@@ -28,8 +28,12 @@
     return form && form.querySelector && form.querySelector("input[data-dice-value]");
   }
 
-  function formOf(element) {
-    return element && (element.tagName === "FORM" ? element : element.closest && element.closest("form"));
+  // The form whose own submission this htmx request is, or null. A preview inside a
+  // rolling form (the check widget's chances) posts from a child element: it rolls
+  // nothing, so it must neither set a key aside nor spend the drawn value.
+  function submittedForm(event) {
+    var element = event.detail.elt;
+    return element && element.tagName === "FORM" ? element : null;
   }
 
   function fill(form) {
@@ -106,7 +110,7 @@
 
   // htmx: reserve the key first, then draw the value and send.
   document.addEventListener("htmx:confirm", function (event) {
-    var form = formOf(event.detail.elt);
+    var form = submittedForm(event);
     if (!valueInput(form) || event.detail.verb !== "post") return;
     event.preventDefault();
     reserve(form).then(function () {
@@ -117,7 +121,7 @@
 
   // htmx reads the form's values itself: give this request the value drawn above.
   document.addEventListener("htmx:configRequest", function (event) {
-    var form = formOf(event.detail.elt);
+    var form = submittedForm(event);
     var input = valueInput(form);
     if (!input || !input.value) return;
     event.detail.parameters.dice_value = input.value;

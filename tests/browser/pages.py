@@ -93,9 +93,10 @@ _PANELS_JS = """() => {
   for (const id of ids) {
     const element = document.getElementById(id);
     if (!element) { seen[id] = null; continue; }
-    // Unread counts on the channel tabs are the page's own: a fresh load starts with none.
+    // Unread counts on the channel tabs, and the answer to what this page itself sent
+    // ("Check requested."), are the page's own: a fresh load starts with neither.
     const copy = element.cloneNode(true);
-    copy.querySelectorAll("[data-unread]").forEach((count) => count.remove());
+    copy.querySelectorAll("[data-unread], [data-acknowledgement]").forEach((own) => own.remove());
     seen[id] = copy.textContent.replace(/\\s+/g, " ").trim();
   }
   const board = document.querySelector(".match-board");
@@ -117,14 +118,17 @@ def expect_same_as_fresh_load(page, *, timeout: float = 8.0) -> None:
     fresh = page.context.new_page()
     fresh.goto(page.url)
     expect(fresh.locator("#connection-status")).to_have_text(re.compile("Live|接続中"))
-    wanted = panels_of(fresh)
-    fresh.close()
+    # Both pages are read again until they agree: the fresh one may still be loading what
+    # it asks for after the first paint (a check widget's chances), the kept one may still
+    # be receiving the last push.
     deadline = time.monotonic() + timeout
     while True:
+        wanted = panels_of(fresh)
         shown = panels_of(page)
         if shown == wanted or time.monotonic() > deadline:
             break
         time.sleep(0.2)
+    fresh.close()
     differing = {
         key: (shown.get(key), wanted.get(key))
         for key in wanted

@@ -3,6 +3,7 @@
 import pytest
 from playwright.sync_api import expect
 
+from sessions_app.models import DiceReservation
 from tests.browser.pages import check_requested, room_page, room_pages
 from tests.factories import CharacterFactory, friday_session
 
@@ -38,6 +39,8 @@ def test_check_requested_rolled_and_shown_alike(browser, table_setup):
     widget.get_by_label("Amount").first.fill("2")
     # With +2 more: 4 or more succeeds, 33/36.
     expect(widget.locator(".chances-box")).to_contain_text("Success 91.7% (33/36)")
+    # Working out the chances rolls nothing: no key is set aside for it.
+    assert not DiceReservation.objects.exists()
     widget.get_by_role("button", name="Roll 2D6").click()
 
     expect(aki.locator("#check-status")).to_contain_text("Rolled")
@@ -54,6 +57,10 @@ def test_check_requested_rolled_and_shown_alike(browser, table_setup):
     assert gm_card.locator(".dice img").evaluate_all("els => els.map(e => e.alt)") == (
         aki_card.locator(".dice img").evaluate_all("els => els.map(e => e.alt)")
     )
+    # The roll took the one key its widget set aside when it was sent.
+    assert list(DiceReservation.objects.values_list("state", flat=True)) == [
+        DiceReservation.State.USED
+    ]
 
 
 def _strength_contest_form(gm, what_for):

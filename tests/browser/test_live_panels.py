@@ -4,9 +4,15 @@ in three browsers, each page shows exactly what a fresh load of it shows."""
 import pytest
 from playwright.sync_api import expect
 
-from sessions_app.models import Handout
-from tests.browser.pages import expect_same_as_fresh_load, room_pages
-from tests.factories import CharacterFactory, GameSessionFactory, friday_table, library_scenario
+from sessions_app.models import Character, Handout
+from tests.browser.pages import check_requested, expect_same_as_fresh_load, room_pages
+from tests.factories import (
+    CharacterFactory,
+    GameSessionFactory,
+    friday_session,
+    friday_table,
+    library_scenario,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -86,4 +92,97 @@ def test_every_panel_follows_the_session_without_reload(browser, table_in_prepla
     ren.get_by_role("button", name="Yes, remove Ren").click()
     for page in pages:
         expect(page.locator("#cast-panel > ul")).not_to_contain_text("Ren")
+    _all_like_fresh(pages)
+
+
+@pytest.fixture
+def table_at_play(live_server_url):
+    session, gm, (aki, ren) = friday_session("aki", "ren")
+    for owner, name, values in [
+        (aki, "Aki", {"Strength": 2, "Reflexes": 4}),
+        (ren, "Ren", {"Strength": 5, "Reflexes": 3}),
+    ]:
+        session.characters.add(
+            CharacterFactory(table=session.table, owner=owner, name=name, judgement_values=values)
+        )
+    CharacterFactory(table=session.table, owner=gm, name="Guard", kind=Character.Kind.NPC)
+    return live_server_url, session
+
+
+@pytest.mark.long
+def test_the_gms_forms_answer_and_every_page_follows_without_reload(browser, table_at_play):
+    base_url, session = table_at_play
+    pages = gm, aki, ren = room_pages(browser, base_url, session, "keeper", "aki", "ren")
+    _all_like_fresh(pages)
+
+    # A check asked of Aki: the GM's form says so and empties; Aki's widget appears.
+    check_requested(gm, "Climb the archive shelves", difficulty="9")
+    request_form = gm.locator("#check-request-form")
+    expect(request_form.get_by_role("status")).to_have_text("Check requested.")
+    expect(request_form.get_by_label("What for")).to_have_value("")
+    expect(aki.locator("#check-items .roll-widget")).to_contain_text("Climb the archive")
+    _all_like_fresh([aki, ren])
+
+    aki.locator("#check-items .roll-widget").get_by_role("button", name="Roll 2D6").click()
+    for page in pages:
+        expect(page.locator("#timeline-items .roll-card")).to_have_count(1)
+    _all_like_fresh(pages)
+
+    # A request the server refuses (neither a judgement value nor a number) keeps what the
+    # GM typed, says why, and changes nothing anywhere.
+    request_form.get_by_label("Character").select_option(label="Ren (ren)")
+    request_form.get_by_label("What for").fill("Listen at the door")
+    request_form.get_by_role("button", name="Ask for the check").click()
+    expect(request_form.locator(".errorlist, [role=alert]").first).to_be_visible()
+    expect(request_form.get_by_label("What for")).to_have_value("Listen at the door")
+    _all_like_fresh([aki, ren])
+    # Mended, it goes through; Ren rolls.
+    request_form.get_by_label("Judgement value").select_option("Reflexes")
+    request_form.get_by_role("button", name="Ask for the check").click()
+    expect(request_form.get_by_role("status")).to_have_text("Check requested.")
+    ren.locator("#check-items .roll-widget").get_by_role("button", name="Roll 2D6").click()
+    for page in pages:
+        expect(page.locator("#timeline-items .roll-card")).to_have_count(2)
+    _all_like_fresh(pages)
+
+    # A contest of Strength, rolled by both sides (or decided by an action fumble).
+    gm.locator("summary", has_text="Open a contest").click()
+    contest = gm.locator("#contest-form")
+    contest.get_by_label("What for").fill("Arm wrestling")
+    contest.get_by_label("Action side", exact=True).select_option(label="Aki (aki)")
+    contest.locator("[name=action_value_name]").select_option("Strength")
+    contest.get_by_label("Reaction side", exact=True).select_option(label="Ren (ren)")
+    contest.locator("[name=reaction_value_name]").select_option("Strength")
+    contest.get_by_role("button", name="Open the contest").click()
+    expect(contest.get_by_role("status")).to_have_text("Contest opened.")
+    aki.locator("#check-items .roll-widget").get_by_role("button", name="Roll 2D6").click()
+    # Ren is asked to roll, unless Aki fumbled and the contest is already decided.
+    decided = ren.locator("#timeline-items .event-contest_decided")
+    ren_widget = ren.locator("#check-items .roll-widget")
+    expect(decided.or_(ren_widget)).to_have_count(1)
+    if ren_widget.count():
+        ren_widget.get_by_role("button", name="Roll 2D6").click()
+    for page in pages:
+        expect(page.locator("#timeline-items .event-contest_decided")).to_contain_text("wins")
+    _all_like_fresh([aki, ren])
+
+    # The GM rolls for the Guard in the open.
+    gm.locator("summary", has_text="Roll for an NPC").click()
+    npc_form = gm.locator("#npc-roll-form")
+    npc_form.get_by_label("NPC").select_option(label="Guard")
+    npc_form.get_by_label("What for").fill("Spot the thief")
+    npc_form.get_by_label("or a number").fill("3")
+    npc_form.get_by_role("button", name="Roll 2D6").click()
+    for page in pages:
+        expect(page.locator("#timeline-items")).to_contain_text("Spot the thief")
+    expect(gm.locator("#npc-roll-form").get_by_label("What for")).to_have_value("")
+    _all_like_fresh(pages)
+
+    # Ren types a command into the roll box.
+    box = ren.get_by_label("Roll box")
+    box.fill("2D6+1 dodge")
+    box.press("Enter")
+    expect(box).to_have_value("")
+    for page in pages:
+        expect(page.locator("#timeline-items .roll-card", has_text="dodge")).to_have_count(1)
     _all_like_fresh(pages)
