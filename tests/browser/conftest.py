@@ -7,7 +7,14 @@ import time
 import pytest
 
 from sessions_app.services.scenes import scene_start
-from tests.factories import GameSessionFactory, cast_member, friday_table, main_play_start
+from tests.factories import (
+    CharacterFactory,
+    GameSessionFactory,
+    cast_member,
+    friday_session,
+    friday_table,
+    main_play_start,
+)
 from tests.live_server import DaphneServer, shipped_rules_profiles
 
 # Debian's headless build of Chromium when it is installed (CI installs it): the same engine
@@ -228,3 +235,18 @@ def aki_in_a_scene(live_server_url):
         purpose="To meet the contact",
     )
     return live_server_url, session, character
+
+
+@pytest.fixture
+def aki_and_ren_at_the_table(live_server_url):
+    """A session whose two players' characters take part: Aki (Strength 2, Reflexes 4) and
+    Ren (Strength 5, Reflexes 3)."""
+    session, gm, (aki, ren) = friday_session("aki", "ren")
+    for owner, name, values in [
+        (aki, "Aki", {"Strength": 2, "Reflexes": 4}),
+        (ren, "Ren", {"Strength": 5, "Reflexes": 3}),
+    ]:
+        session.characters.add(
+            CharacterFactory(table=session.table, owner=owner, name=name, judgement_values=values)
+        )
+    return live_server_url, session

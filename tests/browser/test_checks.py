@@ -5,26 +5,12 @@ from playwright.sync_api import expect
 
 from sessions_app.models import DiceReservation
 from tests.browser.pages import check_requested, room_page, room_pages
-from tests.factories import CharacterFactory, friday_session
 
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture
-def table_setup(live_server_url):
-    session, gm, (aki, ren) = friday_session("aki", "ren")
-    for owner, name, values in [
-        (aki, "Aki", {"Strength": 2, "Reflexes": 4}),
-        (ren, "Ren", {"Strength": 5, "Reflexes": 3}),
-    ]:
-        session.characters.add(
-            CharacterFactory(table=session.table, owner=owner, name=name, judgement_values=values)
-        )
-    return live_server_url, session
-
-
-def test_check_requested_rolled_and_shown_alike(browser, table_setup):
-    base_url, session = table_setup
+def test_check_requested_rolled_and_shown_alike(browser, aki_and_ren_at_the_table):
+    base_url, session = aki_and_ren_at_the_table
     gm = room_page(browser, base_url, session, "keeper")
     aki = room_page(browser, base_url, session, "aki")
 
@@ -88,8 +74,8 @@ def _after_the_action_roll(gm, ren):
     return decided, ren_widget
 
 
-def test_contest_between_two_players(browser, table_setup):
-    base_url, session = table_setup
+def test_contest_between_two_players(browser, aki_and_ren_at_the_table):
+    base_url, session = aki_and_ren_at_the_table
     gm, aki, ren = room_pages(browser, base_url, session, "keeper", "aki", "ren")
 
     form = _strength_contest_form(gm, "Arm wrestling")
@@ -114,8 +100,10 @@ def test_contest_between_two_players(browser, table_setup):
     assert len(texts) == 1
 
 
-def test_reaction_side_that_cannot_roll_answers_with_its_modifiers(browser, table_setup):
-    base_url, session = table_setup
+def test_reaction_side_that_cannot_roll_answers_with_its_modifiers(
+    browser, aki_and_ren_at_the_table
+):
+    base_url, session = aki_and_ren_at_the_table
     gm, aki, ren = room_pages(browser, base_url, session, "keeper", "aki", "ren")
 
     form = _strength_contest_form(gm, "Hold the door")

@@ -9,7 +9,6 @@ from tests.browser.pages import check_requested, expect_same_as_fresh_load, room
 from tests.factories import (
     CharacterFactory,
     GameSessionFactory,
-    friday_session,
     friday_table,
     library_scenario,
 )
@@ -96,22 +95,17 @@ def test_every_panel_follows_the_session_without_reload(browser, table_in_prepla
 
 
 @pytest.fixture
-def table_at_play(live_server_url):
-    session, gm, (aki, ren) = friday_session("aki", "ren")
-    for owner, name, values in [
-        (aki, "Aki", {"Strength": 2, "Reflexes": 4}),
-        (ren, "Ren", {"Strength": 5, "Reflexes": 3}),
-    ]:
-        session.characters.add(
-            CharacterFactory(table=session.table, owner=owner, name=name, judgement_values=values)
-        )
-    CharacterFactory(table=session.table, owner=gm, name="Guard", kind=Character.Kind.NPC)
-    return live_server_url, session
+def table_with_a_guard(aki_and_ren_at_the_table):
+    base_url, session = aki_and_ren_at_the_table
+    CharacterFactory(
+        table=session.table, owner=session.table.gm, name="Guard", kind=Character.Kind.NPC
+    )
+    return base_url, session
 
 
 @pytest.mark.long
-def test_the_gms_forms_answer_and_every_page_follows_without_reload(browser, table_at_play):
-    base_url, session = table_at_play
+def test_the_gms_forms_answer_and_every_page_follows_without_reload(browser, table_with_a_guard):
+    base_url, session = table_with_a_guard
     pages = gm, aki, ren = room_pages(browser, base_url, session, "keeper", "aki", "ren")
     _all_like_fresh(pages)
 
