@@ -29,6 +29,7 @@ import urllib.parse
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
+from tests.benchmarks.http_clients import answer_body
 from tests.live_server import DaphneServer, NginxServer
 
 PRODUCTION_ENV = {"DEBUG": "0", "ALLOWED_HOSTS": "127.0.0.1,localhost", "SECURE_SSL_REDIRECT": "0"}
@@ -264,12 +265,7 @@ def _request(connection, method: str, path: str, fields: dict | None, headers: d
     if body is not None:
         headers = {**headers, "Content-Type": "application/x-www-form-urlencoded"}
     connection.request(method, path, body=body, headers=headers)
-    response = connection.getresponse()
-    content = response.read()
-    # A chat line or a roll that went through is answered 204, a page 200.
-    if not 200 <= response.status < 300:
-        raise RuntimeError(f"{method} {path} answered {response.status}")
-    return content
+    return answer_body(connection, method, path)
 
 
 # --- the measurement -------------------------------------------------------------------

@@ -51,7 +51,7 @@ def keep_alive_clients(
 
 def htmx_post(connection, path: str, fields: dict, *, cookie: str, csrf: str) -> None:
     """POST `fields` to `path` as the room's htmx forms do, with the Cookie header `cookie`
-    and the CSRF token `csrf`; raise unless the answer is 200."""
+    and the CSRF token `csrf`; raise unless it went through (answer_body)."""
     connection.request(
         "POST",
         path,
@@ -63,8 +63,15 @@ def htmx_post(connection, path: str, fields: dict, *, cookie: str, csrf: str) ->
             "Content-Type": "application/x-www-form-urlencoded",
         },
     )
+    answer_body(connection, "POST", path)
+
+
+def answer_body(connection, method: str, path: str) -> bytes:
+    """The body of the answer to the request just sent on `connection`; raise unless the
+    request went through."""
     response = connection.getresponse()
-    response.read()
+    content = response.read()
     # A chat line or a roll that went through is answered 204, a page 200.
     if not 200 <= response.status < 300:
-        raise RuntimeError(f"POST {path} answered {response.status}")
+        raise RuntimeError(f"{method} {path} answered {response.status}")
+    return content
