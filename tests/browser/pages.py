@@ -65,6 +65,31 @@ def check_requested(
     form.get_by_role("button", name="Ask for the check").click()
 
 
+def strength_contest_form(gm, what_for):
+    """The GM's contest form, opened and filled for Aki's Strength against Ren's, not yet
+    sent."""
+    gm.locator("summary", has_text="Open a contest").click()
+    form = gm.locator("#contest-form")
+    form.get_by_label("What for").fill(what_for)
+    form.get_by_label("Action side", exact=True).select_option(label="Aki (aki)")
+    form.locator("[name=action_value_name]").select_option("Strength")
+    form.get_by_label("Reaction side", exact=True).select_option(label="Ren (ren)")
+    form.locator("[name=reaction_value_name]").select_option("Strength")
+    return form
+
+
+def after_the_action_roll(gm, ren):
+    """Wait until the contest either asks Ren's reaction side to roll, or is decided (after
+    an action fumble): (the GM's decided line, Ren's roll widget)."""
+    decided = gm.locator("#timeline-items .event-contest_decided")
+    ren_widget = ren.locator("#check-items .roll-widget")
+    for _ in range(100):
+        if decided.count() or ren_widget.count():
+            break
+        gm.wait_for_timeout(100)
+    return decided, ren_widget
+
+
 def synced(page):
     """Wait until the page's socket has caught up: until then its frames may still replace
     a panel under a click. A test acts on a live page once it is whole."""

@@ -4,7 +4,13 @@ import pytest
 from playwright.sync_api import expect
 
 from sessions_app.models import DiceReservation
-from tests.browser.pages import check_requested, room_page, room_pages
+from tests.browser.pages import (
+    after_the_action_roll,
+    check_requested,
+    room_page,
+    room_pages,
+    strength_contest_form,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -49,36 +55,11 @@ def test_check_requested_rolled_and_shown_alike(browser, aki_and_ren_at_the_tabl
     ]
 
 
-def _strength_contest_form(gm, what_for):
-    """The GM's contest form, opened and filled for Aki's Strength against Ren's, not yet
-    sent."""
-    gm.locator("summary", has_text="Open a contest").click()
-    form = gm.locator("#contest-form")
-    form.get_by_label("What for").fill(what_for)
-    form.get_by_label("Action side", exact=True).select_option(label="Aki (aki)")
-    form.locator("[name=action_value_name]").select_option("Strength")
-    form.get_by_label("Reaction side", exact=True).select_option(label="Ren (ren)")
-    form.locator("[name=reaction_value_name]").select_option("Strength")
-    return form
-
-
-def _after_the_action_roll(gm, ren):
-    """Wait until the contest either asks Ren's reaction side to roll, or is decided (after
-    an action fumble): (the GM's decided line, Ren's roll widget)."""
-    decided = gm.locator("#timeline-items .event-contest_decided")
-    ren_widget = ren.locator("#check-items .roll-widget")
-    for _ in range(100):
-        if decided.count() or ren_widget.count():
-            break
-        gm.wait_for_timeout(100)
-    return decided, ren_widget
-
-
 def test_contest_between_two_players(browser, aki_and_ren_at_the_table):
     base_url, session = aki_and_ren_at_the_table
     gm, aki, ren = room_pages(browser, base_url, session, "keeper", "aki", "ren")
 
-    form = _strength_contest_form(gm, "Arm wrestling")
+    form = strength_contest_form(gm, "Arm wrestling")
     expect(form.locator("#contest-chance")).to_contain_text("Action side wins")
     form.get_by_role("button", name="Open the contest").click()
 
@@ -87,7 +68,7 @@ def test_contest_between_two_players(browser, aki_and_ren_at_the_table):
     aki.locator("#check-items .roll-widget").get_by_role("button", name="Roll 2D6").click()
     expect(aki.locator("#check-items .roll-widget")).to_have_count(0)
 
-    decided, ren_widget = _after_the_action_roll(gm, ren)
+    decided, ren_widget = after_the_action_roll(gm, ren)
     if decided.count() == 0:
         expect(ren_widget).to_contain_text("Reaction side")
         ren_widget.get_by_role("button", name="Roll 2D6").click()
@@ -106,12 +87,12 @@ def test_reaction_side_that_cannot_roll_answers_with_its_modifiers(
     base_url, session = aki_and_ren_at_the_table
     gm, aki, ren = room_pages(browser, base_url, session, "keeper", "aki", "ren")
 
-    form = _strength_contest_form(gm, "Hold the door")
+    form = strength_contest_form(gm, "Hold the door")
     form.get_by_label("The reaction side cannot roll").check()
     form.get_by_role("button", name="Open the contest").click()
 
     aki.locator("#check-items .roll-widget").get_by_role("button", name="Roll 2D6").click()
-    decided, ren_widget = _after_the_action_roll(gm, ren)
+    decided, ren_widget = after_the_action_roll(gm, ren)
     if decided.count() == 0:
         expect(ren_widget.get_by_role("button", name="Roll 2D6")).to_have_count(0)
         # Strength 5 plus a +20 shield beats any plain roll of Aki's Strength 2.
